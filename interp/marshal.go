@@ -1,0 +1,144 @@
+package interp
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/recur-go/recur/schedule"
+)
+
+const marshalVersion = 1
+
+// ErrMismatch reports an UnmarshalBinary into a Run of another schedule.
+var ErrMismatch = errors.New("interp: saved run belongs to another schedule")
+
+// MarshalBinary encodes the run's state: seed, decision count and every
+// node's state, plus a fingerprint of the schedule. The schedule itself is
+// not encoded; store its String form beside the state if needed.
+func (r *Run) MarshalBinary() ([]byte, error) {
+	return r.AppendBinary(make([]byte, 0, 32+len(r.nodes)*8))
+}
+
+// AppendBinary appends the encoding of MarshalBinary to b.
+func (r *Run) AppendBinary(b []byte) ([]byte, error) {
+	b = append(b, marshalVersion)
+	b = binary.LittleEndian.AppendUint64(b, fingerprint(r.sched))
+	b = binary.LittleEndian.AppendUint64(b, r.seed)
+	b = binary.AppendVarint(b, r.n)
+	done := byte(0)
+	if r.done {
+		done = 1
+	}
+	b = append(b, done)
+	b = binary.AppendUvarint(b, uint64(len(r.nodes)))
+	for _, nd := range r.nodes {
+		b = binary.AppendVarint(b, nd.k)
+		b = binary.AppendVarint(b, nd.start)
+		b = binary.AppendVarint(b, nd.a)
+		b = binary.AppendVarint(b, nd.b)
+	}
+	return b, nil
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary. The receiver
+// must have been started (Start) on the same schedule; the seed comes from
+// the saved state. On error the receiver is unchanged.
+func (r *Run) UnmarshalBinary(data []byte) error {
+	if len(data) < 17 || data[0] != marshalVersion {
+		return errors.New("interp: not a saved run")
+	}
+	if binary.LittleEndian.Uint64(data[1:]) != fingerprint(r.sched) {
+		return ErrMismatch
+	}
+	seed := binary.LittleEndian.Uint64(data[9:])
+	p := data[17:]
+	next := func() (int64, bool) {
+		v, n := binary.Varint(p)
+		if n <= 0 {
+			return 0, false
+		}
+		p = p[n:]
+		return v, true
+	}
+	n, ok := next()
+	if !ok || len(p) < 1 || p[0] > 1 {
+		return errors.New("interp: truncated saved run")
+	}
+	done := p[0] == 1
+	p = p[1:]
+	count, m := binary.Uvarint(p)
+	if m <= 0 || count != uint64(len(r.nodes)) {
+		return fmt.Errorf("interp: saved run has %d nodes, schedule has %d", count, len(r.nodes))
+	}
+	p = p[m:]
+	nodes := make([]node, len(r.nodes))
+	for i := range nodes {
+		nodes[i].size, nodes[i].key = r.nodes[i].size, r.nodes[i].key
+		for _, f := range []*int64{&nodes[i].k, &nodes[i].start, &nodes[i].a, &nodes[i].b} {
+			if *f, ok = next(); !ok {
+				return errors.New("interp: truncated saved run")
+			}
+		}
+	}
+	if len(p) != 0 {
+		return errors.New("interp: trailing bytes after saved run")
+	}
+	r.seed, r.n, r.done, r.nodes = seed, n, done, nodes
+	return nil
+}
+
+// fingerprint hashes the structure and parameters of s.
+func fingerprint(s schedule.Schedule) uint64 {
+	h := uint64(0x7265637572)
+	add := func(v uint64) { h = mix(h ^ v) }
+	var walk func(schedule.Schedule)
+	walk = func(s schedule.Schedule) {
+		switch s := s.(type) {
+		case nil:
+			add(0)
+		case schedule.Times:
+			add(1)
+			add(uint64(s.N))
+		case schedule.Spaced:
+			add(2)
+			add(uint64(s.Every))
+		case schedule.Exponential:
+			add(3)
+			add(uint64(s.Base))
+			add(uint64(s.FactorPct))
+			add(uint64(s.Cap))
+		case schedule.Fibonacci:
+			add(4)
+			add(uint64(s.Base))
+		case schedule.Jittered:
+			add(5)
+			add(uint64(s.LowPct))
+			add(uint64(s.HighPct))
+		case schedule.Union:
+			add(6)
+		case schedule.Intersect:
+			add(7)
+		case schedule.AndThen:
+			add(8)
+		case schedule.UpTo:
+			add(9)
+			add(uint64(s.Budget))
+		case schedule.Forever:
+			add(10)
+		case schedule.Capped:
+			add(11)
+			add(uint64(s.Max))
+		case schedule.Decorrelated:
+			add(12)
+			add(uint64(s.Base))
+			add(uint64(s.Cap))
+		}
+		if a, b := schedule.Children(s); a != nil {
+			walk(a)
+			walk(b)
+		}
+	}
+	walk(s)
+	return h
+}

@@ -1,0 +1,63 @@
+package interp
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/recur-go/recur/schedule"
+)
+
+// Random draws are counter-based: draw mixes the run's seed, the drawing
+// node's key and the decision number with SplitMix64's finaliser. No state
+// advances, so a draw depends on nothing else, and two nodes with the same
+// key draw the same number at the same decision.
+
+// draw returns the random 64 bits of the node with the given key at the
+// current decision.
+func (r *Run) draw(key uint64) uint64 {
+	return mix(mix(r.seed^key) + uint64(r.n)*0x9e3779b97f4a7c15)
+}
+
+// mix is SplitMix64's output function: a bijection with good avalanche.
+func mix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// key returns what a node's random draws are keyed by: its variant and its
+// own parameters, not its children, so that rewriting the children into an
+// equivalent form (schedule.Simplify) leaves the draws unchanged.
+func key(s schedule.Schedule) uint64 {
+	switch s := s.(type) {
+	case schedule.Jittered:
+		return mix(0x4a49545445524544 ^ uint64(s.LowPct)<<32 ^ uint64(s.HighPct))
+	case schedule.Decorrelated:
+		return mix(mix(0x4445434f5252454c^uint64(s.Base)) ^ uint64(s.Cap))
+	}
+	return 0
+}
+
+// jitter scales d by a factor uniform in [low%, high%], rounding down and
+// saturating. The random 53 bits of r pick the point in the range, so
+// low == high scales exactly.
+func jitter(d int64, low, high int, r uint64) int64 {
+	num := uint64(low)<<53 + (r>>11)*uint64(high-low) // percent · 2⁵³
+	hi, lo := bits.Mul64(uint64(d), num)
+	const den = 100 << 53
+	if hi >= den {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, den)
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(q)
+}
+
+// uniform returns a number in [0, n] from the random bits r.
+func uniform(r uint64, n int64) int64 {
+	hi, _ := bits.Mul64(r, uint64(n)+1)
+	return int64(hi)
+}

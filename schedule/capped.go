@@ -1,0 +1,34 @@
+package schedule
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Capped follows Inner with each delay limited to Max. It stops when Inner
+// stops. Max must not be negative.
+type Capped struct {
+	Inner Schedule
+	Max   time.Duration
+}
+
+func (s Capped) String() string       { return string(s.appendTo(nil)) }
+func (s Capped) GoString() string     { return string(s.appendGo(nil)) }
+func (s Capped) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+func (s Capped) appendTo(b []byte) []byte {
+	b = appendChild(append(b, "Capped("...), s.Inner)
+	return append(appendDur(append(b, ", "...), s.Max), ')')
+}
+
+func (s Capped) appendGo(b []byte) []byte {
+	b = appendGoChild(append(b, "schedule.Capped{Inner: "...), s.Inner)
+	return append(appendGoDur(append(b, ", Max: "...), s.Max), '}')
+}
+
+func (s Capped) validate() *Error {
+	if err := nonNegative("Capped", s, "max", s.Max); err != nil {
+		return err
+	}
+	return child("Capped", "Inner", s.Inner)
+}

@@ -1,0 +1,36 @@
+package schedule
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Decorrelated is AWS's "decorrelated jitter": with d₀ = Base, the k-th
+// delay is dₖ = min(Cap, uniform(Base, 3·dₖ₋₁)). Each delay depends on the
+// previous one, so clients drift apart quickly. It never stops by itself.
+// Base and Cap must be positive.
+type Decorrelated struct {
+	Base time.Duration
+	Cap  time.Duration
+}
+
+func (s Decorrelated) String() string       { return string(s.appendTo(nil)) }
+func (s Decorrelated) GoString() string     { return string(s.appendGo(nil)) }
+func (s Decorrelated) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+func (s Decorrelated) appendTo(b []byte) []byte {
+	b = appendDur(append(b, "Decorrelated("...), s.Base)
+	return append(appendDur(append(b, ", "...), s.Cap), ')')
+}
+
+func (s Decorrelated) appendGo(b []byte) []byte {
+	b = appendGoDur(append(b, "schedule.Decorrelated{Base: "...), s.Base)
+	return append(appendGoDur(append(b, ", Cap: "...), s.Cap), '}')
+}
+
+func (s Decorrelated) validate() *Error {
+	if err := positive("Decorrelated", s, "base", s.Base); err != nil {
+		return err
+	}
+	return positive("Decorrelated", s, "cap", s.Cap)
+}

@@ -1,0 +1,28 @@
+package schedule
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Fibonacci waits Base·fib(k) after its k-th attempt, with fib(1) = fib(2)
+// = 1: Base, Base, 2·Base, 3·Base, 5·Base … It grows more gently than
+// doubling, saturates at MaxDuration and never stops by itself. Base must
+// be positive.
+type Fibonacci struct {
+	Base time.Duration
+}
+
+func (s Fibonacci) String() string       { return string(s.appendTo(nil)) }
+func (s Fibonacci) GoString() string     { return string(s.appendGo(nil)) }
+func (s Fibonacci) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+func (s Fibonacci) appendTo(b []byte) []byte {
+	return append(appendDur(append(b, "Fibonacci("...), s.Base), ')')
+}
+
+func (s Fibonacci) appendGo(b []byte) []byte {
+	return append(appendGoDur(append(b, "schedule.Fibonacci{Base: "...), s.Base), '}')
+}
+
+func (s Fibonacci) validate() *Error { return positive("Fibonacci", s, "base", s.Base) }

@@ -1,0 +1,29 @@
+package schedule
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Spaced runs one attempt per slot on a grid of width Every anchored at the
+// node's start, so a slow attempt does not make the schedule drift. An
+// attempt that overran its slot is followed at once; slots missed meanwhile
+// are skipped, not piled up. Spaced never stops by itself. Every must be
+// positive.
+type Spaced struct {
+	Every time.Duration
+}
+
+func (s Spaced) String() string       { return string(s.appendTo(nil)) }
+func (s Spaced) GoString() string     { return string(s.appendGo(nil)) }
+func (s Spaced) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+func (s Spaced) appendTo(b []byte) []byte {
+	return append(appendDur(append(b, "Spaced("...), s.Every), ')')
+}
+
+func (s Spaced) appendGo(b []byte) []byte {
+	return append(appendGoDur(append(b, "schedule.Spaced{Every: "...), s.Every), '}')
+}
+
+func (s Spaced) validate() *Error { return positive("Spaced", s, "every", s.Every) }

@@ -1,0 +1,83 @@
+package schedule
+
+import (
+	"strconv"
+	"time"
+)
+
+// Error reports an invalid node of a schedule.
+type Error struct {
+	// Path names the node from the root: variant names joined by the
+	// fields that lead to the next one, such as "Intersect.A.Jittered".
+	Path string
+	// Fields lists just the fields from the root to the node, such as
+	// ["A"]; it is empty for the root. Package parse uses it to point at
+	// the node's place in the source.
+	Fields []string
+	// Node is the invalid node, or nil when a child is missing.
+	Node Schedule
+	// Msg says what is wrong, such as "low 120% above high 100%".
+	Msg string
+}
+
+// Error returns the path and the message, such as
+// "Intersect.A.Jittered: low 120% above high 100%".
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// Validate checks every node of s and returns nil, or an *Error for the
+// first invalid node in depth-first order.
+func Validate(s Schedule) error {
+	if s == nil {
+		return &Error{Msg: "missing schedule"}
+	}
+	if err := s.validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// invalid returns the error for node s of the given variant name.
+func invalid(name string, s Schedule, msg string) *Error {
+	return &Error{Path: name, Node: s, Msg: msg}
+}
+
+// child validates the child held in field of a parent of the given variant
+// name, and prefixes the parent to the path of any error.
+func child(name, field string, s Schedule) *Error {
+	var err *Error
+	if s == nil {
+		err = &Error{Msg: "missing schedule"}
+	} else if err = s.validate(); err == nil {
+		return nil
+	}
+	if err.Path == "" {
+		err.Path = name + "." + field
+	} else {
+		err.Path = name + "." + field + "." + err.Path
+	}
+	err.Fields = append([]string{field}, err.Fields...)
+	return err
+}
+
+// positive checks that a duration field is above zero.
+func positive(name string, s Schedule, field string, d time.Duration) *Error {
+	if d <= 0 {
+		return invalid(name, s, field+" "+d.String()+" is not positive")
+	}
+	return nil
+}
+
+// nonNegative checks that a duration field is zero or above.
+func nonNegative(name string, s Schedule, field string, d time.Duration) *Error {
+	if d < 0 {
+		return invalid(name, s, field+" "+d.String()+" is negative")
+	}
+	return nil
+}
+
+func pct(n int) string { return strconv.Itoa(n) + "%" }

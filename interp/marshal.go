@@ -72,9 +72,8 @@ func (r *Run) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("interp: saved run has %d nodes, schedule has %d", count, len(r.nodes))
 	}
 	p = p[m:]
-	nodes := make([]node, len(r.nodes))
+	nodes := append([]node(nil), r.nodes...)
 	for i := range nodes {
-		nodes[i].size, nodes[i].key = r.nodes[i].size, r.nodes[i].key
 		for _, f := range []*int64{&nodes[i].k, &nodes[i].start, &nodes[i].a, &nodes[i].b} {
 			if *f, ok = next(); !ok {
 				return errors.New("interp: truncated saved run")

@@ -8,14 +8,16 @@ import (
 )
 
 // Random draws are counter-based: draw mixes the run's seed, the drawing
-// node's key and the decision number with SplitMix64's finaliser. No state
+// node's key and the decision number with SplitMix64's output function. No state
 // advances, so a draw depends on nothing else, and two nodes with the same
 // key draw the same number at the same decision.
 
 // draw returns the random 64 bits of the node with the given key at the
-// current decision.
+// current decision. Keys are themselves mixed, so two nodes' streams
+// coincide only if their keys differ by a multiple of the odd constant
+// within the run's decision count: odds of about 2⁻⁴⁰ for any real run.
 func (r *Run) draw(key uint64) uint64 {
-	return mix(mix(r.seed^key) + uint64(r.n)*0x9e3779b97f4a7c15)
+	return mix(r.seed + key + uint64(r.n)*0x9e3779b97f4a7c15)
 }
 
 // mix is SplitMix64's output function: a bijection with good avalanche.
@@ -42,14 +44,13 @@ func key(s schedule.Schedule) uint64 {
 // jitter scales d by a factor uniform in [low%, high%], rounding down and
 // saturating. The random 53 bits of r pick the point in the range, so
 // low == high scales exactly.
-func jitter(d int64, low, high int, r uint64) int64 {
+func jitter(d, low, high int64, r uint64) int64 {
 	num := uint64(low)<<53 + (r>>11)*uint64(high-low) // percent · 2⁵³
 	hi, lo := bits.Mul64(uint64(d), num)
-	const den = 100 << 53
-	if hi >= den {
-		return math.MaxInt64
+	if hi >= 1<<53 {
+		return math.MaxInt64 // d·num/2⁵³ ≥ 2⁶⁴
 	}
-	q, _ := bits.Div64(hi, lo, den)
+	q := (hi<<11 | lo>>53) / 100 // ⌊⌊d·num/2⁵³⌋/100⌋ = ⌊d·num/(100·2⁵³)⌋
 	if q > math.MaxInt64 {
 		return math.MaxInt64
 	}

@@ -20,12 +20,33 @@ type Run struct {
 
 // node is the state of one schedule node, stored in preorder.
 type node struct {
+	kind  kind   // the variant
 	size  int32  // nodes in this subtree, itself included
+	p, q  int64  // the variant's parameters; see layout
 	key   uint64 // what the node's random draws are keyed by
 	k     int64  // the node's own decisions so far
 	start int64  // the node's start, set at its first decision
 	a, b  int64  // variant state; see step
 }
+
+// kind is a node's variant, so that step switches on a small integer
+// rather than on an interface's dynamic type.
+type kind uint8
+
+const (
+	kTimes kind = iota
+	kForever
+	kSpaced
+	kExponential
+	kFibonacci
+	kDecorrelated
+	kJittered
+	kCapped
+	kUpTo
+	kUnion
+	kIntersect
+	kAndThen
+)
 
 // Start begins a run of s whose random draws derive from seed. It does not
 // validate s: an invalid schedule (see schedule.Validate) stops at the first
@@ -56,7 +77,7 @@ func (r *Run) Next(start, now time.Duration) (delay time.Duration, ok bool) {
 		now = start
 	}
 	r.n++
-	d, ok := r.step(0, r.sched, int64(start), int64(now))
+	d, ok := r.step(0, int64(start), int64(now))
 	if !ok {
 		r.done = true
 		return 0, false
@@ -92,10 +113,42 @@ func count(s schedule.Schedule) int {
 	return 1 + count(a) + count(b)
 }
 
-// layout fills in the size and key of the subtree s rooted at node i and
-// returns the index after it.
+// layout fills in the kind, parameters, size and key of the subtree s
+// rooted at node i and returns the index after it. Parameters:
+//
+//	Times N → p; Spaced Every → p; Exponential Base, Cap → p, q and
+//	FactorPct → key (it draws nothing); Fibonacci Base → p;
+//	Decorrelated Base, Cap → p, q; Jittered LowPct, HighPct → p, q;
+//	Capped Max → p; UpTo Budget → p.
 func (r *Run) layout(s schedule.Schedule, i int) int {
-	r.nodes[i].key = key(s)
+	nd := &r.nodes[i]
+	nd.key = key(s)
+	switch s := s.(type) {
+	case schedule.Times:
+		nd.kind, nd.p = kTimes, int64(s.N)
+	case schedule.Forever:
+		nd.kind = kForever
+	case schedule.Spaced:
+		nd.kind, nd.p = kSpaced, int64(s.Every)
+	case schedule.Exponential:
+		nd.kind, nd.p, nd.q, nd.key = kExponential, int64(s.Base), int64(s.Cap), uint64(s.FactorPct)
+	case schedule.Fibonacci:
+		nd.kind, nd.p = kFibonacci, int64(s.Base)
+	case schedule.Decorrelated:
+		nd.kind, nd.p, nd.q = kDecorrelated, int64(s.Base), int64(s.Cap)
+	case schedule.Jittered:
+		nd.kind, nd.p, nd.q = kJittered, int64(s.LowPct), int64(s.HighPct)
+	case schedule.Capped:
+		nd.kind, nd.p = kCapped, int64(s.Max)
+	case schedule.UpTo:
+		nd.kind, nd.p = kUpTo, int64(s.Budget)
+	case schedule.Union:
+		nd.kind = kUnion
+	case schedule.Intersect:
+		nd.kind = kIntersect
+	case schedule.AndThen:
+		nd.kind = kAndThen
+	}
 	j := i + 1
 	if a, b := schedule.Children(s); a != nil {
 		j = r.layout(a, j)
@@ -105,4 +158,14 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 	}
 	r.nodes[i].size = int32(j - i)
 	return j
+}
+
+// Reset returns the run to its start with a new seed, keeping its node
+// storage, so that a caller running the same schedule many times allocates
+// only once.
+func (r *Run) Reset(seed uint64) {
+	r.seed, r.n, r.done = seed, 0, r.nodes == nil && r.done
+	for i := range r.nodes {
+		r.nodes[i].k, r.nodes[i].start, r.nodes[i].a, r.nodes[i].b = 0, 0, 0, 0
+	}
 }

@@ -3,11 +3,9 @@ package interp
 import (
 	"math"
 	"math/bits"
-
-	"github.com/recur-go/recur/schedule"
 )
 
-// step asks node i, whose schedule is s, for its decision after an attempt
+// step asks node i for its decision after an attempt
 // that ran from st to now (nanoseconds since the run began). Parents step a
 // child only while it has not stopped.
 //
@@ -19,21 +17,21 @@ import (
 //	Decorrelated  a: the previous delay
 //	Union         a: bit 1 set once A stopped, bit 2 once B stopped
 //	AndThen       a: 1 once First stopped
-func (r *Run) step(i int, s schedule.Schedule, st, now int64) (int64, bool) {
+func (r *Run) step(i int, st, now int64) (int64, bool) {
 	nd := &r.nodes[i]
 	if nd.k == 0 {
 		nd.start = st
 	}
 	nd.k++
-	switch s := s.(type) {
-	case schedule.Times:
-		return 0, nd.k < int64(s.N)
+	switch nd.kind {
+	case kTimes:
+		return 0, nd.k < nd.p
 
-	case schedule.Forever:
+	case kForever:
 		return 0, true
 
-	case schedule.Spaced:
-		every := int64(s.Every)
+	case kSpaced:
+		every := nd.p
 		if c := (st - nd.start) / every; c > nd.a {
 			nd.a = c // a late attempt claims the slot it started in
 		}
@@ -43,63 +41,63 @@ func (r *Run) step(i int, s schedule.Schedule, st, now int64) (int64, bool) {
 		}
 		return next - now, true
 
-	case schedule.Exponential:
+	case kExponential: // p: Base, q: Cap, key: FactorPct
 		if nd.k == 1 {
-			nd.a = min(int64(s.Base), int64(s.Cap))
+			nd.a = min(nd.p, nd.q)
 		} else {
-			nd.a = scaleCap(nd.a, uint64(s.FactorPct), int64(s.Cap))
+			nd.a = scaleCap(nd.a, nd.key, nd.q)
 		}
 		return nd.a, true
 
-	case schedule.Fibonacci:
+	case kFibonacci:
 		if nd.k == 1 {
-			nd.a, nd.b = 0, int64(s.Base)
+			nd.a, nd.b = 0, nd.p
 		} else {
 			nd.a, nd.b = nd.b, addSat(nd.a, nd.b)
 		}
 		return nd.b, true
 
-	case schedule.Decorrelated:
+	case kDecorrelated: // p: Base, q: Cap
 		prev := nd.a
 		if nd.k == 1 {
-			prev = int64(s.Base)
+			prev = nd.p
 		}
-		lo, hi := int64(s.Base), mulSat(prev, 3)
+		lo, hi := nd.p, mulSat(prev, 3)
 		if hi < lo {
 			lo, hi = hi, lo
 		}
-		nd.a = min(int64(s.Cap), lo+uniform(r.draw(nd.key), hi-lo))
+		nd.a = min(nd.q, lo+uniform(r.draw(nd.key), hi-lo))
 		return nd.a, true
 
-	case schedule.Jittered:
-		d, ok := r.step(i+1, s.Inner, st, now)
+	case kJittered: // p: LowPct, q: HighPct
+		d, ok := r.step(i+1, st, now)
 		if !ok {
 			return 0, false
 		}
-		return jitter(d, s.LowPct, s.HighPct, r.draw(nd.key)), true
+		return jitter(d, nd.p, nd.q, r.draw(nd.key)), true
 
-	case schedule.Capped:
-		d, ok := r.step(i+1, s.Inner, st, now)
-		return min(d, int64(s.Max)), ok
+	case kCapped: // p: Max
+		d, ok := r.step(i+1, st, now)
+		return min(d, nd.p), ok
 
-	case schedule.UpTo:
-		d, ok := r.step(i+1, s.Inner, st, now)
-		if !ok || addSat(now, d) > addSat(nd.start, int64(s.Budget)) {
+	case kUpTo: // p: Budget
+		d, ok := r.step(i+1, st, now)
+		if !ok || addSat(now, d) > addSat(nd.start, nd.p) {
 			return 0, false
 		}
 		return d, true
 
-	case schedule.Union:
+	case kUnion:
 		a, b := i+1, i+1+int(r.nodes[i+1].size)
 		var da, db int64
 		var oka, okb bool
 		if nd.a&1 == 0 {
-			if da, oka = r.step(a, s.A, st, now); !oka {
+			if da, oka = r.step(a, st, now); !oka {
 				nd.a |= 1
 			}
 		}
 		if nd.a&2 == 0 {
-			if db, okb = r.step(b, s.B, st, now); !okb {
+			if db, okb = r.step(b, st, now); !okb {
 				nd.a |= 2
 			}
 		}
@@ -113,21 +111,21 @@ func (r *Run) step(i int, s schedule.Schedule, st, now int64) (int64, bool) {
 		}
 		return 0, false
 
-	case schedule.Intersect:
+	case kIntersect:
 		a, b := i+1, i+1+int(r.nodes[i+1].size)
-		da, oka := r.step(a, s.A, st, now)
-		db, okb := r.step(b, s.B, st, now)
+		da, oka := r.step(a, st, now)
+		db, okb := r.step(b, st, now)
 		return max(da, db), oka && okb
 
-	case schedule.AndThen:
+	case kAndThen:
 		a, b := i+1, i+1+int(r.nodes[i+1].size)
 		if nd.a == 0 {
-			if d, ok := r.step(a, s.First, st, now); ok {
+			if d, ok := r.step(a, st, now); ok {
 				return d, true
 			}
 			nd.a = 1
 		}
-		return r.step(b, s.Then, st, now)
+		return r.step(b, st, now)
 	}
 	return 0, false
 }
@@ -153,12 +151,15 @@ func mulSat(a, b int64) int64 {
 // 128 bits so that it never overflows.
 func scaleCap(d int64, pct uint64, cap int64) int64 {
 	hi, lo := bits.Mul64(uint64(d), pct)
-	if hi >= 100 {
-		return cap
+	q := lo / 100 // the common case: d·pct < 2⁶⁴
+	if hi != 0 {
+		if hi >= 100 {
+			return cap // d·pct/100 ≥ 2⁶⁴
+		}
+		q, _ = bits.Div64(hi, lo, 100)
 	}
-	q, _ := bits.Div64(hi, lo, 100)
-	if q > uint64(cap) {
-		return cap
+	if q < uint64(cap) {
+		return int64(q)
 	}
-	return int64(q)
+	return cap
 }

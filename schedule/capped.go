@@ -27,8 +27,8 @@ func (s Capped) appendGo(b []byte) []byte {
 }
 
 func (s Capped) validate() *Error {
-	if err := nonNegative("Capped", s, "max", s.Max); err != nil {
-		return err
+	if msg := nonNegative("max", s.Max); msg != "" {
+		return invalid("Capped", s, msg)
 	}
 	return child("Capped", "Inner", s.Inner)
 }

@@ -29,8 +29,12 @@ func (s Decorrelated) appendGo(b []byte) []byte {
 }
 
 func (s Decorrelated) validate() *Error {
-	if err := positive("Decorrelated", s, "base", s.Base); err != nil {
-		return err
+	msg := positive("base", s.Base)
+	if msg == "" {
+		msg = positive("cap", s.Cap)
 	}
-	return positive("Decorrelated", s, "cap", s.Cap)
+	if msg != "" {
+		return invalid("Decorrelated", s, msg)
+	}
+	return nil
 }

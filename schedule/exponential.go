@@ -35,11 +35,15 @@ func (s Exponential) appendGo(b []byte) []byte {
 }
 
 func (s Exponential) validate() *Error {
-	if err := positive("Exponential", s, "base", s.Base); err != nil {
-		return err
+	msg := positive("base", s.Base)
+	if msg == "" && s.FactorPct < 100 {
+		msg = "factor " + pct(s.FactorPct) + " is below 100%"
 	}
-	if s.FactorPct < 100 {
-		return invalid("Exponential", s, "factor "+pct(s.FactorPct)+" is below 100%")
+	if msg == "" {
+		msg = positive("cap", s.Cap)
 	}
-	return positive("Exponential", s, "cap", s.Cap)
+	if msg != "" {
+		return invalid("Exponential", s, msg)
+	}
+	return nil
 }

@@ -25,4 +25,9 @@ func (s Fibonacci) appendGo(b []byte) []byte {
 	return append(appendGoDur(append(b, "schedule.Fibonacci{Base: "...), s.Base), '}')
 }
 
-func (s Fibonacci) validate() *Error { return positive("Fibonacci", s, "base", s.Base) }
+func (s Fibonacci) validate() *Error {
+	if msg := positive("base", s.Base); msg != "" {
+		return invalid("Fibonacci", s, msg)
+	}
+	return nil
+}

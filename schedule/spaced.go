@@ -26,4 +26,9 @@ func (s Spaced) appendGo(b []byte) []byte {
 	return append(appendGoDur(append(b, "schedule.Spaced{Every: "...), s.Every), '}')
 }
 
-func (s Spaced) validate() *Error { return positive("Spaced", s, "every", s.Every) }
+func (s Spaced) validate() *Error {
+	if msg := positive("every", s.Every); msg != "" {
+		return invalid("Spaced", s, msg)
+	}
+	return nil
+}

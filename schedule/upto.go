@@ -29,8 +29,8 @@ func (s UpTo) appendGo(b []byte) []byte {
 }
 
 func (s UpTo) validate() *Error {
-	if err := nonNegative("UpTo", s, "budget", s.Budget); err != nil {
-		return err
+	if msg := nonNegative("budget", s.Budget); msg != "" {
+		return invalid("UpTo", s, msg)
 	}
 	return child("UpTo", "Inner", s.Inner)
 }

@@ -64,20 +64,22 @@ func child(name, field string, s Schedule) *Error {
 	return err
 }
 
-// positive checks that a duration field is above zero.
-func positive(name string, s Schedule, field string, d time.Duration) *Error {
+// positive returns the complaint about a duration field that is not above
+// zero, or "". Validators build the *Error only on failure, so that
+// validating a valid schedule allocates nothing.
+func positive(field string, d time.Duration) string {
 	if d <= 0 {
-		return invalid(name, s, field+" "+d.String()+" is not positive")
+		return field + " " + d.String() + " is not positive"
 	}
-	return nil
+	return ""
 }
 
-// nonNegative checks that a duration field is zero or above.
-func nonNegative(name string, s Schedule, field string, d time.Duration) *Error {
+// nonNegative returns the complaint about a negative duration field, or "".
+func nonNegative(field string, d time.Duration) string {
 	if d < 0 {
-		return invalid(name, s, field+" "+d.String()+" is negative")
+		return field + " " + d.String() + " is negative"
 	}
-	return nil
+	return ""
 }
 
 func pct(n int) string { return strconv.Itoa(n) + "%" }

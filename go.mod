@@ -2,4 +2,9 @@ module github.com/recur-go/recur
 
 go 1.26
 
-require pgregory.net/rapid v1.3.0
+require (
+	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/google/go-cmp v0.7.0
+	go.uber.org/goleak v1.3.0
+	pgregory.net/rapid v1.3.0
+)

@@ -1,0 +1,59 @@
+package parse_test
+
+import (
+	"testing"
+
+	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/schedule"
+)
+
+// benchPolicies are the seeds' two examples and a 10-node composite.
+var benchPolicies = []struct{ name, src string }{
+	{"seed-backoff", "Intersect(backoff(100, 30000), times(5))"},
+	{"seed-andthen", "AndThen(Times(3), Spaced(60000))"},
+	{"composite-10", "Union(Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5)), AndThen(Capped(Fibonacci(1s), 10s), UpTo(Spaced(1m), 1h)))"},
+}
+
+func BenchmarkParse(b *testing.B) {
+	for _, p := range benchPolicies {
+		b.Run(p.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parse.Parse(p.src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkString(b *testing.B) {
+	for _, p := range benchPolicies {
+		s, err := parse.Parse(p.src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(p.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = s.String()
+			}
+		})
+	}
+}
+
+func BenchmarkAppendText(b *testing.B) {
+	for _, p := range benchPolicies {
+		s, err := parse.Parse(p.src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(p.name, func(b *testing.B) {
+			b.ReportAllocs()
+			buf := make([]byte, 0, 256)
+			for b.Loop() {
+				buf = schedule.AppendText(buf[:0], s)
+			}
+		})
+	}
+}

@@ -1,0 +1,423 @@
+package parse
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/recur-go/recur/schedule"
+)
+
+// builder turns the syntax tree into a schedule. It checks names, arities,
+// argument kinds, numbers and the depth of the result; schedule.Validate
+// checks the values afterwards.
+//
+// When record is set, the builder also keeps a tree of source positions
+// parallel to the schedule, so that a validation error can be traced from
+// its Fields to the spot in the source. Parse builds once without it and,
+// only when validation fails, once more with it: valid policies pay
+// nothing for the positions.
+type builder struct {
+	src    string
+	record bool
+	nodes  []pnode
+}
+
+// pnode is the source of one schedule node: where it was written, the name
+// to show in errors, its children in the nodes slice (-1 for none) and the
+// offsets of the arguments given for its parameters (-1 when not written).
+type pnode struct {
+	off  int
+	name string
+	b    int // index into builtins, or -1
+	kids [2]int
+	args [3]int
+}
+
+// built is a schedule built from source: its node in builder.nodes (-1
+// when not recording) and its depth, counting nodes.
+type built struct {
+	s     schedule.Schedule
+	node  int
+	depth int
+}
+
+// add records a node when recording and checks the depth of the new node,
+// whose children are x and y (zero values for absent ones).
+func (b *builder) add(s schedule.Schedule, off int, name string, bi int, args [3]int, x, y built) (built, error) {
+	depth := max(x.depth, y.depth) + 1
+	if depth > MaxDepth {
+		return built{}, tooDeep(b.src, off)
+	}
+	idx := -1
+	if b.record {
+		kx, ky := -1, -1
+		if x.s != nil {
+			kx = x.node
+		}
+		if y.s != nil {
+			ky = y.node
+		}
+		idx = len(b.nodes)
+		b.nodes = append(b.nodes, pnode{off: off, name: name, b: bi, kids: [2]int{kx, ky}, args: args})
+	}
+	return built{s: s, node: idx, depth: depth}, nil
+}
+
+var noArgs = [3]int{-1, -1, -1}
+
+// policy builds a policy: a chain of atoms and operators, then an optional
+// upto.
+func (b *builder) policy(p *astPolicy) (built, error) {
+	x, err := b.seq(p, 0, len(p.Tail))
+	if err != nil || p.UpTo.Type == 0 {
+		return x, err
+	}
+	n := p.Budget
+	if strings.HasSuffix(n.Value, "%") {
+		return built{}, newError(b.src, n.Pos.Offset, n.Value, "upto wants a duration, got "+n.Value, "")
+	}
+	d, err := b.duration(n)
+	if err != nil {
+		return built{}, err
+	}
+	return b.add(schedule.UpTo{Inner: x.s, Budget: d}, p.UpTo.Pos.Offset, "UpTo", -1, [3]int{-1, n.Pos.Offset, -1}, x, built{})
+}
+
+// The operands of a chain are numbered from 0 (Head); operator k stands
+// between operands k and k+1. seq, union and inter each build the operands
+// lo to hi, one level of precedence apiece, without recursion along the
+// chain.
+
+func (p *astPolicy) operand(k int) *astAtom {
+	if k == 0 {
+		return p.Head
+	}
+	return p.Tail[k-1].Rhs
+}
+
+func isThen(op lexer.Token) bool { return op.Value == ">>" || strings.EqualFold(op.Value, "then") }
+
+// seq nests a then-chain to the right: a then b then c is
+// AndThen(a, AndThen(b, c)).
+func (b *builder) seq(p *astPolicy, lo, hi int) (built, error) {
+	var (
+		parts []built
+		ops   []int // offsets of the then operators
+		start = lo
+	)
+	for k := lo; k < hi; k++ {
+		if isThen(p.Tail[k].Op) {
+			x, err := b.union(p, start, k)
+			if err != nil {
+				return built{}, err
+			}
+			parts, ops, start = append(parts, x), append(ops, p.Tail[k].Op.Pos.Offset), k+1
+		}
+	}
+	r, err := b.union(p, start, hi)
+	for i := len(parts) - 1; i >= 0 && err == nil; i-- {
+		l := parts[i]
+		r, err = b.add(schedule.AndThen{First: l.s, Then: r.s}, ops[i], "AndThen", -1, noArgs, l, r)
+	}
+	return r, err
+}
+
+// union nests a |-chain to the left: a | b | c is Union(Union(a, b), c).
+func (b *builder) union(p *astPolicy, lo, hi int) (built, error) {
+	var (
+		l     built
+		start = lo
+	)
+	for k := lo; k <= hi; k++ {
+		if k < hi && p.Tail[k].Op.Value != "|" {
+			continue
+		}
+		r, err := b.inter(p, start, k)
+		if err != nil {
+			return built{}, err
+		}
+		if start == lo {
+			l = r
+		} else if l, err = b.add(schedule.Union{A: l.s, B: r.s}, p.Tail[start-1].Op.Pos.Offset, "Union", -1, noArgs, l, r); err != nil {
+			return built{}, err
+		}
+		start = k + 1
+	}
+	return l, nil
+}
+
+// inter nests an &-chain to the left: a & b & c is
+// Intersect(Intersect(a, b), c).
+func (b *builder) inter(p *astPolicy, lo, hi int) (built, error) {
+	l, err := b.atom(p.operand(lo))
+	for k := lo; k < hi && err == nil; k++ {
+		var r built
+		if r, err = b.atom(p.operand(k + 1)); err == nil {
+			l, err = b.add(schedule.Intersect{A: l.s, B: r.s}, p.Tail[k].Op.Pos.Offset, "Intersect", -1, noArgs, l, r)
+		}
+	}
+	return l, err
+}
+
+func (b *builder) atom(a *astAtom) (built, error) {
+	if a.Group != nil {
+		return b.policy(a.Group)
+	}
+	return b.call(a)
+}
+
+// call builds a constructor call: a variant or a helper.
+func (b *builder) call(c *astAtom) (built, error) {
+	name := c.Name.Value
+	bi := lookup(name)
+	if bi < 0 {
+		msg := "unknown name " + strconv.Quote(name)
+		if s := suggest(name, names()); s != "" {
+			msg += "; did you mean " + strconv.Quote(s) + "?"
+		}
+		return built{}, newError(b.src, c.Name.Pos.Offset, name, msg, "")
+	}
+	def := &builtins[bi]
+	args, err := b.bind(c, def)
+	if err != nil {
+		return built{}, err
+	}
+	var offs [3]int
+	for i := range offs {
+		offs[i] = -1
+		if i < len(args) {
+			offs[i] = args[i].valueOffset()
+		}
+	}
+	// Arguments of each kind, in parameter order.
+	var (
+		kids [2]built
+		durs [2]time.Duration
+		ints [2]int
+	)
+	nk, nd, ni := 0, 0, 0
+	for i, p := range def.params {
+		a := args[i]
+		switch p.kind {
+		case kindPolicy:
+			if a.Head == nil {
+				return built{}, b.wrongKind(def, p, a)
+			}
+			if kids[nk], err = b.policy(&a.astPolicy); err != nil {
+				return built{}, err
+			}
+			nk++
+		case kindDur:
+			if durs[nd], err = b.durationArg(a); err != nil {
+				return built{}, b.orWrongKind(err, def, p, a)
+			}
+			nd++
+		case kindInt, kindPct:
+			if ints[ni], err = b.integer(p, a); err != nil {
+				return built{}, b.orWrongKind(err, def, p, a)
+			}
+			ni++
+		}
+	}
+	off, name := c.Name.Pos.Offset, def.name
+	switch bi {
+	case bTimes:
+		return b.add(schedule.Times{N: ints[0]}, off, name, bi, offs, built{}, built{})
+	case bSpaced:
+		return b.add(schedule.Spaced{Every: durs[0]}, off, name, bi, offs, built{}, built{})
+	case bExponential:
+		return b.add(schedule.Exponential{Base: durs[0], FactorPct: ints[0], Cap: durs[1]}, off, name, bi, offs, built{}, built{})
+	case bFibonacci:
+		return b.add(schedule.Fibonacci{Base: durs[0]}, off, name, bi, offs, built{}, built{})
+	case bJittered:
+		return b.add(schedule.Jittered{Inner: kids[0].s, LowPct: ints[0], HighPct: ints[1]}, off, name, bi, offs, kids[0], built{})
+	case bUnion:
+		return b.add(schedule.Union{A: kids[0].s, B: kids[1].s}, off, name, bi, offs, kids[0], kids[1])
+	case bIntersect:
+		return b.add(schedule.Intersect{A: kids[0].s, B: kids[1].s}, off, name, bi, offs, kids[0], kids[1])
+	case bAndThen:
+		return b.add(schedule.AndThen{First: kids[0].s, Then: kids[1].s}, off, name, bi, offs, kids[0], kids[1])
+	case bUpTo:
+		return b.add(schedule.UpTo{Inner: kids[0].s, Budget: durs[0]}, off, name, bi, offs, kids[0], built{})
+	case bForever:
+		return b.add(schedule.Forever{}, off, name, bi, offs, built{}, built{})
+	case bCapped:
+		return b.add(schedule.Capped{Inner: kids[0].s, Max: durs[0]}, off, name, bi, offs, kids[0], built{})
+	case bDecorrelated:
+		return b.add(schedule.Decorrelated{Base: durs[0], Cap: durs[1]}, off, name, bi, offs, built{}, built{})
+	}
+	// backoff and fulljitter: Jittered(Exponential(base, 200%, cap), low, high).
+	j := schedule.Backoff(durs[0], durs[1])
+	if bi == bFullJitter {
+		j = schedule.FullJitter(durs[0], durs[1])
+	}
+	inner, err := b.add(j.Inner, off, name, bi, offs, built{}, built{})
+	if err != nil {
+		return built{}, err
+	}
+	return b.add(j, off, name, bi, offs, inner, built{})
+}
+
+// bind matches the arguments of call c to the parameters of def, by
+// position and then by name, and returns them in parameter order.
+func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
+	if len(c.Args) != len(def.params) {
+		msg := def.name + " takes " + def.sig
+		if len(def.params) == 0 {
+			msg = def.name + " takes no arguments"
+		}
+		msg += "; got " + strconv.Itoa(len(c.Args)) + " argument"
+		if len(c.Args) != 1 {
+			msg += "s"
+		}
+		return nil, newError(b.src, c.Name.Pos.Offset, c.Name.Value, msg, "")
+	}
+	if len(c.Args) == 0 {
+		return nil, nil
+	}
+	var named bool
+	out := make([]*astArg, len(def.params))
+	for i, a := range c.Args {
+		if a.Field.Type == 0 {
+			if named {
+				off := a.valueOffset()
+				return nil, newError(b.src, off, tokenAt(b.src, off), def.name+": positional argument after a named one", "")
+			}
+			out[i] = a
+			continue
+		}
+		named = true
+		field := a.Field.Value
+		j := def.paramIndex(field)
+		if j < 0 {
+			msg := def.name + " has no parameter " + strconv.Quote(field)
+			if s := suggest(field, def.paramNames()); s != "" {
+				msg += "; did you mean " + strconv.Quote(s) + "?"
+			}
+			return nil, newError(b.src, a.Field.Pos.Offset, field, msg, "")
+		}
+		if out[j] != nil {
+			return nil, newError(b.src, a.Field.Pos.Offset, field, def.name+": "+def.params[j].name+" is given twice", "")
+		}
+		out[j] = a
+	}
+	return out, nil
+}
+
+// valueOffset returns the offset of the argument's value.
+func (a *astArg) valueOffset() int {
+	switch {
+	case a.Num.Type != 0:
+		return a.Num.Pos.Offset
+	case a.Head.Group != nil:
+		return a.Head.Open.Pos.Offset
+	}
+	return a.Head.Name.Pos.Offset
+}
+
+// errKind marks a number given where a policy or another kind of number
+// belongs; orWrongKind turns it into a message naming the parameter.
+var errKind = errors.New("wrong kind")
+
+// durationArg reads a duration argument.
+func (b *builder) durationArg(a *astArg) (time.Duration, error) {
+	if a.Num.Type == 0 || strings.HasSuffix(a.Num.Value, "%") {
+		return 0, errKind
+	}
+	return b.duration(a.Num)
+}
+
+// duration reads a duration token.
+func (b *builder) duration(n lexer.Token) (time.Duration, error) {
+	d, msg := parseDur(n.Value)
+	if msg != "" {
+		return 0, newError(b.src, n.Pos.Offset, n.Value, msg, "")
+	}
+	return d, nil
+}
+
+// integer reads an integer or a percentage argument.
+func (b *builder) integer(p param, a *astArg) (int, error) {
+	text := a.Num.Value
+	if a.Num.Type == 0 {
+		return 0, errKind
+	}
+	var (
+		v   int
+		msg string
+	)
+	if p.kind == kindPct {
+		if !isPlainInt(strings.TrimSuffix(text, "%")) {
+			return 0, errKind
+		}
+		v, msg = parsePct(text)
+	} else {
+		if !isPlainInt(text) {
+			return 0, errKind
+		}
+		v, msg = parseInt(text)
+	}
+	if msg != "" {
+		return 0, newError(b.src, a.Num.Pos.Offset, text, msg, "")
+	}
+	return v, nil
+}
+
+func (b *builder) orWrongKind(err error, def *builtin, p param, a *astArg) error {
+	if err == errKind {
+		return b.wrongKind(def, p, a)
+	}
+	return err
+}
+
+// wrongKind is the error for an argument of the wrong kind.
+func (b *builder) wrongKind(def *builtin, p param, a *astArg) error {
+	msg := def.name + ": " + p.name + " wants " + p.kind.String() + ", got "
+	if a.Num.Type == 0 {
+		msg += "a policy"
+	} else {
+		msg += a.Num.Value
+	}
+	off := a.valueOffset()
+	return newError(b.src, off, tokenAt(b.src, off), msg, "")
+}
+
+// locate returns the source of the node reached from the root by fields,
+// as recorded by a builder with record set.
+func (b *builder) locate(root int, fields []string) pnode {
+	n := b.nodes[root]
+	for _, f := range fields {
+		k := n.kids[0]
+		if f == "B" || f == "Then" {
+			k = n.kids[1]
+		}
+		if k < 0 {
+			break
+		}
+		n = b.nodes[k]
+	}
+	return n
+}
+
+// invalid turns a validation error into an Error at the node's place in the
+// source: at the argument the message is about, when there is one.
+func (b *builder) invalid(root int, verr *schedule.Error) *Error {
+	n := b.locate(root, verr.Fields)
+	off := n.off
+	if n.b >= 0 {
+		// Validate's messages start with the parameter's name: "factor
+		// 50% is below 100%". Point at that argument if it was written.
+		word, _, _ := strings.Cut(verr.Msg, " ")
+		if i := builtins[n.b].paramIndex(word); i >= 0 && n.args[i] >= 0 {
+			off = n.args[i]
+		}
+	} else if n.args[1] >= 0 && strings.HasPrefix(verr.Msg, "budget ") {
+		off = n.args[1] // infix upto
+	}
+	e := newError(b.src, off, tokenAt(b.src, off), n.name+": "+verr.Msg, "")
+	e.Err = verr
+	return e
+}

@@ -1,0 +1,176 @@
+package parse
+
+import (
+	"strings"
+)
+
+// kind is what a parameter accepts.
+type kind uint8
+
+const (
+	kindPolicy kind = iota // a policy
+	kindInt                // an integer
+	kindDur                // a duration; a bare integer means milliseconds
+	kindPct                // a percentage, with or without %
+)
+
+func (k kind) String() string {
+	switch k {
+	case kindInt:
+		return "an integer"
+	case kindDur:
+		return "a duration"
+	case kindPct:
+		return "a percentage"
+	}
+	return "a policy"
+}
+
+// param is one parameter of a name: its name in the language, the Go field
+// name also accepted for it (when different), and what it accepts.
+type param struct {
+	name, goName string
+	kind         kind
+}
+
+// builtin is a name of the language: a variant or a helper.
+type builtin struct {
+	name   string // canonical spelling, as printed
+	params []param
+	sig    string // "(base, factor, cap)", for arity errors
+}
+
+// Indexes into builtins, used by the builder's switch.
+const (
+	bTimes = iota
+	bSpaced
+	bExponential
+	bFibonacci
+	bJittered
+	bUnion
+	bIntersect
+	bAndThen
+	bUpTo
+	bForever
+	bCapped
+	bDecorrelated
+	bBackoff
+	bFullJitter
+)
+
+var (
+	pInner = param{"inner", "", kindPolicy}
+	pBase  = param{"base", "", kindDur}
+	pCap   = param{"cap", "", kindDur}
+)
+
+// builtins lists every name of the language, in the order of the b
+// constants. It is never modified.
+var builtins = [...]builtin{
+	bTimes:        mk("Times", param{"n", "", kindInt}),
+	bSpaced:       mk("Spaced", param{"every", "", kindDur}),
+	bExponential:  mk("Exponential", pBase, param{"factor", "FactorPct", kindPct}, pCap),
+	bFibonacci:    mk("Fibonacci", pBase),
+	bJittered:     mk("Jittered", pInner, param{"low", "LowPct", kindPct}, param{"high", "HighPct", kindPct}),
+	bUnion:        mk("Union", param{"a", "", kindPolicy}, param{"b", "", kindPolicy}),
+	bIntersect:    mk("Intersect", param{"a", "", kindPolicy}, param{"b", "", kindPolicy}),
+	bAndThen:      mk("AndThen", param{"first", "", kindPolicy}, param{"then", "", kindPolicy}),
+	bUpTo:         mk("UpTo", pInner, param{"budget", "", kindDur}),
+	bForever:      mk("Forever"),
+	bCapped:       mk("Capped", pInner, param{"max", "", kindDur}),
+	bDecorrelated: mk("Decorrelated", pBase, pCap),
+	bBackoff:      mk("backoff", pBase, pCap),
+	bFullJitter:   mk("fulljitter", pBase, pCap),
+}
+
+func mk(name string, params ...param) builtin {
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.name
+	}
+	return builtin{name: name, params: params, sig: "(" + strings.Join(names, ", ") + ")"}
+}
+
+// lookup returns the index into builtins of name, matched
+// case-insensitively, or -1.
+func lookup(name string) int {
+	for i := range builtins {
+		if strings.EqualFold(builtins[i].name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// paramIndex returns the index of the parameter of b called field, matched
+// case-insensitively against both its names, or -1.
+func (b *builtin) paramIndex(field string) int {
+	for i, p := range b.params {
+		if strings.EqualFold(p.name, field) || p.goName != "" && strings.EqualFold(p.goName, field) {
+			return i
+		}
+	}
+	return -1
+}
+
+// suggest returns the candidate closest to word, compared without case, if
+// it is close enough to be a likely typo; otherwise "".
+func suggest(word string, candidates []string) string {
+	best, bestDist := "", len(word)/3+1 // allow about one typo in three letters
+	if bestDist > 3 {
+		bestDist = 3
+	}
+	lw := strings.ToLower(word)
+	for _, c := range candidates {
+		if d := distance(lw, strings.ToLower(c), bestDist); d <= bestDist && (best == "" || d < bestDist) {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// distance returns the Levenshtein distance between a and b in bytes, or
+// limit+1 when it is larger than limit (long words are not compared).
+func distance(a, b string, limit int) int {
+	if len(a)-len(b) > limit || len(b)-len(a) > limit || len(a) > 64 || len(b) > 64 {
+		return limit + 1
+	}
+	var rows [2][65]int
+	prev, cur := &rows[0], &rows[1]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// names returns the canonical spellings of the builtins.
+func names() []string {
+	out := make([]string, len(builtins))
+	for i := range builtins {
+		out[i] = builtins[i].name
+	}
+	return out
+}
+
+// paramNames returns the names a parameter of b may be given by.
+func (b *builtin) paramNames() []string {
+	var out []string
+	for _, p := range b.params {
+		out = append(out, p.name)
+		if p.goName != "" {
+			out = append(out, p.goName)
+		}
+	}
+	return out
+}

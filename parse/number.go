@@ -1,0 +1,196 @@
+package parse
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The number parsers below take a Num token's text and return its value or
+// a message for the error. None of them allocates on success.
+
+// parseInt reads a decimal integer with an optional sign.
+func parseInt(s string) (int, string) {
+	neg, digits := sign(s)
+	if digits == "" {
+		return 0, "invalid integer " + strconv.Quote(s)
+	}
+	var n uint64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if !isDigit(c) {
+			return 0, "invalid integer " + strconv.Quote(s)
+		}
+		if n > (math.MaxInt-uint64(c-'0'))/10 {
+			return 0, "integer " + s + " is out of range"
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if neg {
+		return -int(n), ""
+	}
+	return int(n), ""
+}
+
+// parsePct reads a percentage: an integer with an optional trailing '%'.
+func parsePct(s string) (int, string) {
+	digits := strings.TrimSuffix(s, "%")
+	n, msg := parseInt(digits)
+	if msg != "" && !strings.HasPrefix(msg, "integer") {
+		return 0, "invalid percentage " + strconv.Quote(s)
+	}
+	return n, msg
+}
+
+// isPlainInt reports whether s is an integer without unit or '%'.
+func isPlainInt(s string) bool {
+	_, digits := sign(s)
+	if digits == "" {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if !isDigit(digits[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseDur reads a duration in Go syntax (1m30s, 1.5s, 250ms, 10µs), or a
+// bare integer meaning milliseconds.
+func parseDur(s string) (time.Duration, string) {
+	if isPlainInt(s) {
+		n, msg := parseInt(s)
+		if msg != "" {
+			return 0, "duration " + s + " (milliseconds) is out of range"
+		}
+		if n > int(math.MaxInt64/int64(time.Millisecond)) || n < int(math.MinInt64/int64(time.Millisecond)) {
+			return 0, "duration " + s + " (milliseconds) is out of range"
+		}
+		return time.Duration(n) * time.Millisecond, ""
+	}
+	return goDuration(s)
+}
+
+// units maps each unit of Go's duration syntax to nanoseconds.
+var units = [...]struct {
+	name string
+	ns   uint64
+}{
+	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"μs", 1e3}, {"ms", 1e6},
+	{"s", 1e9}, {"m", 60e9}, {"h", 3600e9},
+}
+
+// goDuration parses s like time.ParseDuration, with messages that say what
+// is wrong. It works in uint64 nanoseconds and rejects anything beyond the
+// range of time.Duration.
+func goDuration(orig string) (time.Duration, string) {
+	neg, s := sign(orig)
+	if s == "" {
+		return 0, "invalid duration " + strconv.Quote(orig)
+	}
+	var total uint64
+	limit := uint64(math.MaxInt64)
+	if neg {
+		limit++
+	}
+	for s != "" {
+		// The number: digits, optionally a fraction.
+		var whole uint64
+		i, overflow := 0, false
+		for ; i < len(s) && isDigit(s[i]); i++ {
+			if whole > (math.MaxUint64-9)/10 {
+				overflow = true
+			}
+			whole = whole*10 + uint64(s[i]-'0')
+		}
+		intDigits := i
+		frac, scale := uint64(0), 1.0
+		if i < len(s) && s[i] == '.' {
+			i++
+			for ; i < len(s) && isDigit(s[i]); i++ {
+				if frac > (math.MaxUint64-9)/10 {
+					continue // further digits are below a nanosecond at any unit
+				}
+				frac = frac*10 + uint64(s[i]-'0')
+				scale *= 10
+			}
+		}
+		if i == 0 || intDigits == 0 && i == 1 {
+			return 0, "invalid duration " + strconv.Quote(orig)
+		}
+		// The unit: everything up to the next digit or '.'.
+		j := i
+		for j < len(s) && !isDigit(s[j]) && s[j] != '.' {
+			j++
+		}
+		if j == i {
+			return 0, "missing unit in duration " + strconv.Quote(orig) + ", such as " + strconv.Quote(orig+"s") + " or " + strconv.Quote(orig+"ms")
+		}
+		unit := s[i:j]
+		ns := uint64(0)
+		for _, u := range units {
+			if u.name == unit {
+				ns = u.ns
+			}
+		}
+		if ns == 0 {
+			msg := "unknown unit " + strconv.Quote(unit) + " in duration " + strconv.Quote(orig)
+			if sug := suggestUnit(unit); sug != "" {
+				msg += "; did you mean " + strconv.Quote(sug) + "?"
+			}
+			return 0, msg
+		}
+		if overflow || whole > limit/ns {
+			return 0, "duration " + orig + " is out of range"
+		}
+		v := whole * ns
+		if frac > 0 {
+			v += uint64(float64(frac) * (float64(ns) / scale))
+		}
+		if v > limit || total > limit-v {
+			return 0, "duration " + orig + " is out of range"
+		}
+		total += v
+		s = s[j:]
+	}
+	if neg {
+		return time.Duration(-int64(total-1)) - 1, "" // -MaxInt64-1 is in range
+	}
+	return time.Duration(total), ""
+}
+
+// suggestUnit returns the unit a mistyped one most likely meant.
+func suggestUnit(u string) string {
+	switch strings.ToLower(u) {
+	case "sec", "secs", "second", "seconds":
+		return "s"
+	case "min", "mins", "minute", "minutes":
+		return "m"
+	case "hr", "hrs", "hour", "hours":
+		return "h"
+	case "msec", "msecs", "millis", "millisecond", "milliseconds":
+		return "ms"
+	case "usec", "micros", "microsecond", "microseconds":
+		return "µs"
+	case "nsec", "nanos", "nanosecond", "nanoseconds":
+		return "ns"
+	}
+	if l := strings.ToLower(u); l != u {
+		for _, x := range units {
+			if x.name == l {
+				return l
+			}
+		}
+	}
+	return ""
+}
+
+// sign splits an optional leading sign from s.
+func sign(s string) (neg bool, rest string) {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		return s[0] == '-', s[1:]
+	}
+	return false, s
+}

@@ -1,0 +1,75 @@
+package parse
+
+import (
+	"encoding"
+	"flag"
+
+	"github.com/recur-go/recur/schedule"
+)
+
+// Policy is a schedule as a configuration value: a struct field of type
+// Policy reads its policy text straight from JSON, YAML, TOML, environment
+// decoders and flags, because Policy implements encoding.TextUnmarshaler
+// and flag.Value, and writes it back in canonical form as an
+// encoding.TextMarshaler.
+//
+//	type Config struct {
+//		Retry parse.Policy `json:"retry"`
+//	}
+//
+// The zero Policy has a nil Schedule and stands for "not set": it prints
+// and marshals as the empty string, and the empty string unmarshals to it,
+// so a config without the field round-trips. A program gives it its own
+// meaning, usually a default schedule. Text that is not empty must parse:
+// blank text or a lone comment is an error, as in Parse.
+type Policy struct {
+	schedule.Schedule
+}
+
+var (
+	_ encoding.TextMarshaler   = Policy{}
+	_ encoding.TextAppender    = Policy{}
+	_ encoding.TextUnmarshaler = (*Policy)(nil)
+	_ flag.Value               = (*Policy)(nil)
+)
+
+// String returns the canonical form of the schedule, or "" for the zero
+// Policy.
+func (p Policy) String() string {
+	if p.Schedule == nil {
+		return ""
+	}
+	return p.Schedule.String()
+}
+
+// AppendText appends the canonical form of the schedule to b; it appends
+// nothing for the zero Policy. It never fails.
+func (p Policy) AppendText(b []byte) ([]byte, error) {
+	if p.Schedule == nil {
+		return b, nil
+	}
+	return schedule.AppendText(b, p.Schedule), nil
+}
+
+// MarshalText returns the canonical form of the schedule, or empty text for
+// the zero Policy. It never fails.
+func (p Policy) MarshalText() ([]byte, error) { return p.AppendText(nil) }
+
+// UnmarshalText parses text into p. Empty text sets the zero Policy. On
+// error, p is unchanged and the error is an *Error.
+func (p *Policy) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*p = Policy{}
+		return nil
+	}
+	s, err := Parse(string(text))
+	if err != nil {
+		return err
+	}
+	p.Schedule = s
+	return nil
+}
+
+// Set parses s into p, for flag.Var. Like UnmarshalText, it accepts "" as
+// the zero Policy.
+func (p *Policy) Set(s string) error { return p.UnmarshalText([]byte(s)) }

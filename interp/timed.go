@@ -9,35 +9,31 @@ import "github.com/recur-go/recur/schedule"
 // read its clock before the first attempt. It is a static property of s:
 // it walks the tree and allocates nothing.
 func NeedsStart(s schedule.Schedule) bool {
-	// A chain of type assertions compares one type word each, which is
-	// cheaper than a type switch's hash search on a path as hot as the
-	// first attempt of every call.
 	for {
-		if v, ok := s.(schedule.Intersect); ok {
-			if NeedsStart(v.A) {
-				return true
-			}
-			s = v.B
-		} else if v, ok := s.(schedule.Jittered); ok {
+		switch v := s.(type) {
+		case schedule.Spaced, schedule.UpTo:
+			return true
+		case schedule.Jittered:
 			s = v.Inner
-		} else if v, ok := s.(schedule.Union); ok {
+		case schedule.Capped:
+			s = v.Inner
+		case schedule.Intersect:
 			if NeedsStart(v.A) {
 				return true
 			}
 			s = v.B
-		} else if v, ok := s.(schedule.AndThen); ok {
+		case schedule.Union:
+			if NeedsStart(v.A) {
+				return true
+			}
+			s = v.B
+		case schedule.AndThen:
 			if NeedsStart(v.First) {
 				return true
 			}
 			s = v.Then
-		} else if v, ok := s.(schedule.Capped); ok {
-			s = v.Inner
-		} else {
-			switch s.(type) {
-			case schedule.Spaced, schedule.UpTo:
-				return true
-			}
-			return false // the other leaves, and nil
+		default: // the other leaves, and nil
+			return false
 		}
 	}
 }

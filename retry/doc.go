@@ -1,0 +1,57 @@
+// Package retry runs an operation again when it fails, on a schedule.
+//
+// A schedule (package schedule) says when to try again and when to stop;
+// this package drives one around an operation, with the clock and the
+// random source passed in rather than taken from the environment:
+//
+//	policy := schedule.Intersect{A: schedule.Backoff(100*time.Millisecond, 30*time.Second), B: schedule.Times{N: 5}}
+//	quote, err := retry.RetryWhile(ctx, retry.Options{}, policy, worthRetrying,
+//		func(ctx context.Context) (Quote, error) { return fetch(ctx, url) })
+//
+// The first attempt is always made. After an attempt fails, the runner
+// asks worthRetrying about the error: an error that will not get better
+// (a 404, a malformed request) comes back at once, unchanged. Otherwise it
+// asks the schedule for the next delay, waits and tries again, until an
+// attempt succeeds or the schedule stops; then it returns an *Error that
+// wraps the last attempt's error and says how many attempts were made.
+// Retry retries every error; RetryIf takes a classifier that returns a
+// Verdict, for callers — circuit breakers, retry budgets, HTTP clients —
+// that must tell a failing target from one that is merely busy.
+//
+// # Deadlines and cancellation
+//
+// The context bounds all attempts together. A retry whose wait would end
+// at or after the context's deadline is not made: the runner returns at
+// once instead of sleeping into the deadline, with an *Error for which
+// errors.Is(err, context.DeadlineExceeded) holds. Cancellation during a
+// wait returns promptly. Options.AttemptTimeout additionally bounds each
+// attempt; the operation receives a context it should pass on.
+//
+// # Pushback
+//
+// A server may ask for a longer wait (HTTP Retry-After, gRPC pushback). An
+// error that implements Pushback — After makes one from any error — makes
+// the wait at least that long, capped by Options.MaxPushback and the
+// deadline; a negative pushback stops the retries.
+//
+// # Capabilities and testing
+//
+// Options.Clock and Options.Random are the only ways the runner reads the
+// time, waits and draws randomness. The zero Options uses the real ones. A
+// test that passes clockcap.Virtual and randcap.Seeded runs a 30-second
+// retry loop in microseconds and can assert every wait:
+//
+//	clock := clockcap.Virtual(time.Now())
+//	_, err := retry.Retry(ctx, retry.Options{Clock: clock, Random: randcap.Seeded(1)}, policy, alwaysFails)
+//	// clock.Sleeps() holds the four waits before attempts 2 to 5.
+//
+// # Cost
+//
+// A call whose first attempt succeeds reads no clock, draws no seed and
+// allocates nothing — unless its schedule measures time from its start
+// (Spaced, UpTo), which costs one clock read. The first failure starts the
+// interpreter (one allocation); a retry with no delay arms no timer.
+//
+// Observability: Options.OnRetry is called before each wait, and
+// Options.Logger gets a debug record per retry and one on giving up.
+package retry

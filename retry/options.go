@@ -1,0 +1,83 @@
+package retry
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/schedule"
+)
+
+// Options are the capabilities and knobs of a run. The zero value is ready
+// to use: the real clock and random, no per-attempt timeout, pushback
+// bounded only by the context's deadline, no hook and no logging. Options
+// is a plain value; one value may be shared by any number of concurrent
+// calls if its Clock, Random, OnRetry and Logger may.
+type Options struct {
+	// Clock reads the time and waits; nil means clockcap.Real(). A test
+	// passes clockcap.Virtual to run a retry loop in no time.
+	Clock clockcap.Clock
+
+	// Random gives each run its seed, from which all its jitter derives;
+	// nil means randcap.Real(). A test passes randcap.Seeded to pin it.
+	Random randcap.Random
+
+	// AttemptTimeout, when positive, bounds each attempt: the operation's
+	// context ends that long after the attempt starts, or at the caller's
+	// deadline if that comes first. It uses the context package's timers,
+	// that is the real clock (or a testing/synctest bubble's), whatever
+	// Clock is. Zero means no per-attempt timeout; negative is an error.
+	AttemptTimeout time.Duration
+
+	// MaxPushback, when positive, caps how long a server's pushback (see
+	// Pushback) can make the runner wait: a longer request is shortened to
+	// MaxPushback. Zero means no cap of its own; the context's deadline
+	// still bounds every wait. Negative is an error.
+	MaxPushback time.Duration
+
+	// OnRetry, if not nil, is called before each wait with the number of
+	// the attempt that just ended (from 1), its error and the delay chosen
+	// before the next one. Repeat calls it after each successful run with
+	// the number of runs so far and a nil error. It runs on the caller's
+	// goroutine and must not block for long.
+	OnRetry func(attempt int, err error, delay time.Duration)
+
+	// Logger, if not nil, receives one debug record per retry and one when
+	// the runner gives up. A call that succeeds at once logs nothing.
+	Logger *slog.Logger
+}
+
+func (o *Options) clock() clockcap.Clock {
+	if o.Clock != nil {
+		return o.Clock
+	}
+	return clockcap.Real()
+}
+
+func (o *Options) random() randcap.Random {
+	if o.Random != nil {
+		return o.Random
+	}
+	return randcap.Real()
+}
+
+var (
+	errNilOp          = errors.New("retry: nil operation")
+	errAttemptTimeout = errors.New("retry: negative Options.AttemptTimeout")
+	errMaxPushback    = errors.New("negative Options.MaxPushback")
+)
+
+// check returns what is wrong with the schedule or the options that only
+// matter once an attempt has failed.
+func (o *Options) check(s schedule.Schedule) error {
+	if err := schedule.Validate(s); err != nil {
+		return fmt.Errorf("invalid schedule: %w", err)
+	}
+	if o.MaxPushback < 0 {
+		return errMaxPushback
+	}
+	return nil
+}

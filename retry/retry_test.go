@@ -1,0 +1,464 @@
+package retry_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/interp"
+	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
+)
+
+const sec = time.Second
+
+// TestSeedGivesUpAfterFiveAttempts is the seeds' "it gives up after five
+// attempts": the backoff policy, a target that never answers, the clock and
+// the random pinned. It finishes at once, and its waits are exactly those
+// the interpreter computes for seed 1.
+func TestSeedGivesUpAfterFiveAttempts(t *testing.T) {
+	clock := clockcap.Virtual(epoch)
+	o := retry.Options{Clock: clock, Random: randcap.Seeded(1)}
+	attempts := 0
+	_, err := retry.RetryWhile(context.Background(), o, policy, worthAll, func(context.Context) (int, error) {
+		attempts++
+		return 0, errFlaky
+	})
+	e := asError(t, err)
+	if diff := cmp.Diff(retry.Error{Attempts: 5, Reason: retry.Exhausted, Err: errFlaky}, *e, cmpopts.EquateErrors()); diff != "" {
+		t.Errorf("error (-want +got):\n%s", diff)
+	}
+	if attempts != 5 {
+		t.Errorf("op called %d times, want 5", attempts)
+	}
+	if !errors.Is(err, errFlaky) {
+		t.Errorf("errors.Is(%v, errFlaky) = false", err)
+	}
+	var want []time.Duration
+	for d := range interp.Delays(policy, 1) {
+		want = append(want, d)
+	}
+	if diff := cmp.Diff(want, clock.Sleeps()); diff != "" {
+		t.Errorf("sleeps (-want +got):\n%s", diff)
+	}
+	if len(want) != 4 {
+		t.Errorf("interp.Delays gave %d delays, want 4", len(want))
+	}
+}
+
+// TestSeedTryHardThenOncePerMinute is the seeds' AndThen(Times(3),
+// Spaced(60s)): three attempts at once, then one a minute on a grid
+// anchored at the third attempt's start, so slow attempts do not drift.
+func TestSeedTryHardThenOncePerMinute(t *testing.T) {
+	s := schedule.AndThen{First: schedule.Times{N: 3}, Then: schedule.Spaced{Every: time.Minute}}
+	tests := []struct {
+		name       string
+		took       time.Duration
+		wantStarts []time.Duration
+		wantDelays []time.Duration
+		wantSleeps []time.Duration
+	}{
+		{
+			name:       "instant attempts",
+			wantStarts: []time.Duration{0, 0, 0, 60 * sec, 120 * sec, 180 * sec},
+			wantDelays: []time.Duration{0, 0, 60 * sec, 60 * sec, 60 * sec},
+			wantSleeps: []time.Duration{60 * sec, 60 * sec, 60 * sec},
+		},
+		{
+			name:       "attempts of ten seconds",
+			took:       10 * sec,
+			wantStarts: []time.Duration{0, 10 * sec, 20 * sec, 80 * sec, 140 * sec, 200 * sec},
+			wantDelays: []time.Duration{0, 0, 50 * sec, 50 * sec, 50 * sec},
+			wantSleeps: []time.Duration{50 * sec, 50 * sec, 50 * sec},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := clockcap.Virtual(epoch)
+			steps := fail(6, errFlaky)
+			for i := range steps {
+				steps[i].took = tt.took
+			}
+			steps[5].err = nil
+			sc := &script{clock: clock, steps: steps}
+			var h hookLog
+			o := retry.Options{Clock: clock, Random: randcap.Seeded(1), OnRetry: h.hook}
+			v, err := retry.Retry(context.Background(), o, s, sc.op)
+			if err != nil || v != 6 {
+				t.Fatalf("Retry = %d, %v; want 6, nil", v, err)
+			}
+			if diff := cmp.Diff(tt.wantStarts, sc.starts); diff != "" {
+				t.Errorf("attempt starts (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantDelays, h.delays); diff != "" {
+				t.Errorf("OnRetry delays (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantSleeps, clock.Sleeps()); diff != "" {
+				t.Errorf("sleeps (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]int{1, 2, 3, 4, 5}, h.attempts); diff != "" {
+				t.Errorf("OnRetry attempts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// rule is one row of TestRules: a schedule, a scripted operation and what
+// the call must do with it.
+type rule struct {
+	name     string
+	sched    schedule.Schedule
+	deadline time.Duration // from the virtual start; 0: none
+	opts     retry.Options // Clock and Random are set by the test
+	worth    func(error) bool
+	classify func(error) retry.Verdict // set: RetryIf instead of RetryWhile
+	steps    []step
+
+	attempts   int             // attempts made
+	sleeps     []time.Duration // the virtual clock's sleeps
+	reason     retry.Reason    // 0: nil or unchanged error
+	unchanged  bool            // the last attempt's error comes back as is
+	extraIs    []error         // errors.Is must also hold for these
+	errMessage string          // the exact message, when set
+}
+
+func TestRules(t *testing.T) {
+	exp := schedule.Exponential{Base: sec, FactorPct: 200, Cap: time.Minute}
+	spaced := schedule.Spaced{Every: 10 * sec}
+	notFatal := func(err error) bool { return !errors.Is(err, errFatal) }
+	verdicts := func(m map[error]retry.Verdict) func(error) retry.Verdict {
+		return func(err error) retry.Verdict {
+			for e, v := range m {
+				if errors.Is(err, e) {
+					return v
+				}
+			}
+			return retry.Transient
+		}
+	}
+	ok := step{}
+	rules := []rule{
+		{name: "first try succeeds", sched: exp, steps: []step{ok}, attempts: 1},
+		{name: "succeeds on the third attempt", sched: exp, steps: append(fail(2, errFlaky), ok),
+			attempts: 3, sleeps: []time.Duration{sec, 2 * sec}},
+		{name: "not worth retrying comes back unchanged", sched: exp, worth: notFatal,
+			steps: fail(1, errFatal), attempts: 1, unchanged: true},
+		{name: "not worth retrying after a retry", sched: exp, worth: notFatal,
+			steps: append(fail(1, errFlaky), fail(1, errFatal)...), attempts: 2, unchanged: true, sleeps: []time.Duration{sec}},
+		{name: "nil worth retries everything", sched: schedule.Times{N: 3}, steps: fail(3, errFatal),
+			attempts: 3, reason: retry.Exhausted},
+		{name: "schedule exhausted", sched: schedule.Times{N: 3}, worth: notFatal, steps: fail(3, errFlaky),
+			attempts: 3, reason: retry.Exhausted,
+			errMessage: "retry: gave up after 3 attempts (schedule exhausted): flaky"},
+		{name: "Times(1) makes one attempt", sched: schedule.Times{N: 1}, steps: fail(1, errFlaky),
+			attempts: 1, reason: retry.Exhausted,
+			errMessage: "retry: gave up after 1 attempt (schedule exhausted): flaky"},
+		{name: "deadline stops the retry that would pass it", sched: spaced, deadline: 25 * sec,
+			steps: fail(3, errFlaky), attempts: 3, reason: retry.Deadline,
+			sleeps: []time.Duration{10 * sec, 10 * sec}, extraIs: []error{context.DeadlineExceeded},
+			errMessage: "retry: gave up after 3 attempts (deadline exceeded): flaky"},
+		{name: "a retry that would start exactly at the deadline is not made", sched: spaced, deadline: 20 * sec,
+			steps: fail(2, errFlaky), attempts: 2, reason: retry.Deadline,
+			sleeps: []time.Duration{10 * sec}, extraIs: []error{context.DeadlineExceeded}},
+		{name: "a retry that starts just before the deadline is made", sched: spaced, deadline: 20*sec + 1,
+			steps: append(fail(2, errFlaky), ok), attempts: 3, sleeps: []time.Duration{10 * sec, 10 * sec}},
+		{name: "a slow attempt uses up the deadline", sched: exp, deadline: 5 * sec,
+			steps: []step{{took: 4500 * time.Millisecond, err: errFlaky}}, attempts: 1, reason: retry.Deadline,
+			extraIs: []error{context.DeadlineExceeded}},
+		{name: "pushback longer than the schedule's delay", sched: exp,
+			steps: []step{{err: retry.After(errFlaky, 5*sec)}, {err: errFlaky}, ok}, attempts: 3,
+			sleeps: []time.Duration{5 * sec, 2 * sec}},
+		{name: "pushback shorter than the schedule's delay", sched: exp,
+			steps: []step{{err: retry.After(errFlaky, 100*time.Millisecond)}, ok}, attempts: 2,
+			sleeps: []time.Duration{sec}},
+		{name: "pushback capped by MaxPushback", sched: exp, opts: retry.Options{MaxPushback: 10 * sec},
+			steps: []step{{err: retry.After(errFlaky, time.Hour)}, ok}, attempts: 2,
+			sleeps: []time.Duration{10 * sec}},
+		{name: "MaxPushback never shortens the schedule's delay", sched: exp, opts: retry.Options{MaxPushback: 10 * time.Millisecond},
+			steps: []step{{err: retry.After(errFlaky, time.Hour)}, ok}, attempts: 2,
+			sleeps: []time.Duration{sec}},
+		{name: "pushback past the deadline returns at once", sched: exp, deadline: time.Minute,
+			steps: []step{{err: retry.After(errFlaky, 2 * time.Minute)}}, attempts: 1, reason: retry.Deadline,
+			extraIs: []error{context.DeadlineExceeded}},
+		{name: "pushback within the deadline is obeyed", sched: exp, deadline: time.Minute,
+			steps: []step{{err: retry.After(errFlaky, 30 * sec)}, ok}, attempts: 2, sleeps: []time.Duration{30 * sec}},
+		{name: "negative pushback stops", sched: exp,
+			steps: []step{{err: retry.After(errFlaky, -1)}}, attempts: 1, reason: retry.Refused,
+			errMessage: "retry: gave up after 1 attempt (retry refused by pushback): flaky"},
+		{name: "zero pushback changes nothing", sched: exp,
+			steps: []step{{err: retry.After(errFlaky, 0)}, ok}, attempts: 2, sleeps: []time.Duration{sec}},
+		{name: "pushback wrapped by fmt.Errorf", sched: exp,
+			steps: []step{{err: fmt.Errorf("get: %w", retry.After(errFlaky, 7*sec))}, ok}, attempts: 2,
+			sleeps: []time.Duration{7 * sec}},
+		{name: "pushback inside errors.Join", sched: exp,
+			steps: []step{{err: errors.Join(errFatal, pushErr{d: 3 * sec, ok: true})}, ok}, attempts: 2,
+			sleeps: []time.Duration{3 * sec}},
+		{name: "a Pushback saying none is skipped", sched: exp,
+			steps: []step{{err: fmt.Errorf("%w: %w", pushErr{d: -1}, retry.After(errFlaky, 4*sec))}, ok}, attempts: 2,
+			sleeps: []time.Duration{4 * sec}},
+		{name: "the outermost pushback wins", sched: exp,
+			steps: []step{{err: retry.After(retry.After(errFlaky, -1), 4*sec)}, ok}, attempts: 2,
+			sleeps: []time.Duration{4 * sec}},
+		{name: "Transient is retried", sched: exp, classify: verdicts(nil),
+			steps: append(fail(1, errFlaky), ok), attempts: 2, sleeps: []time.Duration{sec}},
+		{name: "Retryable is retried", sched: exp, classify: verdicts(map[error]retry.Verdict{errFlaky: retry.Retryable}),
+			steps: append(fail(1, errFlaky), ok), attempts: 2, sleeps: []time.Duration{sec}},
+		{name: "Failure comes back unchanged", sched: exp, classify: verdicts(map[error]retry.Verdict{errFatal: retry.Failure}),
+			steps: append(fail(1, errFlaky), fail(1, errFatal)...), attempts: 2, unchanged: true, sleeps: []time.Duration{sec}},
+		{name: "Neutral comes back unchanged", sched: exp, classify: verdicts(map[error]retry.Verdict{errFatal: retry.Neutral}),
+			steps: fail(1, errFatal), attempts: 1, unchanged: true},
+		{name: "an error called Success comes back unchanged", sched: exp, classify: verdicts(map[error]retry.Verdict{errFatal: retry.Success}),
+			steps: fail(1, errFatal), attempts: 1, unchanged: true},
+		{name: "an unknown verdict is not retried", sched: exp, classify: verdicts(map[error]retry.Verdict{errFatal: retry.Verdict(42)}),
+			steps: fail(1, errFatal), attempts: 1, unchanged: true},
+		{name: "Retryable exhausts the schedule like Transient", sched: schedule.Times{N: 2},
+			classify: verdicts(map[error]retry.Verdict{errFlaky: retry.Retryable}),
+			steps: fail(2, errFlaky), attempts: 2, reason: retry.Exhausted},
+	}
+	for _, r := range rules {
+		t.Run(r.name, func(t *testing.T) { r.run(t) })
+	}
+}
+
+func (r rule) run(t *testing.T) {
+	start := epoch
+	ctx := context.Background()
+	if r.deadline > 0 {
+		start = future()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, start.Add(r.deadline))
+		defer cancel()
+	}
+	clock := clockcap.Virtual(start)
+	sc := &script{clock: clock, steps: r.steps}
+	o := r.opts
+	o.Clock, o.Random = clock, randcap.Seeded(7)
+	var v int
+	var err error
+	if r.classify != nil {
+		v, err = retry.RetryIf(ctx, o, r.sched, r.classify, sc.op)
+	} else {
+		v, err = retry.RetryWhile(ctx, o, r.sched, r.worth, sc.op)
+	}
+	if got := len(sc.starts); got != r.attempts {
+		t.Errorf("%d attempts, want %d", got, r.attempts)
+	}
+	if v != len(sc.starts) {
+		t.Errorf("value %d, want the last attempt's %d", v, len(sc.starts))
+	}
+	if diff := cmp.Diff(r.sleeps, clock.Sleeps()); diff != "" {
+		t.Errorf("sleeps (-want +got):\n%s", diff)
+	}
+	last := r.steps[min(r.attempts, len(r.steps))-1].err
+	switch {
+	case r.unchanged:
+		if err != last {
+			t.Errorf("error %v, want the attempt's own %v unchanged", err, last)
+		}
+	case r.reason == 0:
+		if err != nil {
+			t.Errorf("error %v, want nil", err)
+		}
+	default:
+		e := asError(t, err)
+		want := retry.Error{Attempts: r.attempts, Reason: r.reason, Err: last}
+		if diff := cmp.Diff(want, *e, cmpopts.EquateErrors()); diff != "" {
+			t.Errorf("*retry.Error (-want +got):\n%s", diff)
+		}
+		for _, target := range append([]error{last}, r.extraIs...) {
+			if !errors.Is(err, target) {
+				t.Errorf("errors.Is(%v, %v) = false", err, target)
+			}
+		}
+		if r.reason != retry.Deadline && errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("errors.Is(%v, context.DeadlineExceeded) = true for reason %v", err, r.reason)
+		}
+	}
+	if r.errMessage != "" && (err == nil || err.Error() != r.errMessage) {
+		t.Errorf("message %q, want %q", err, r.errMessage)
+	}
+}
+
+// TestOnRetry checks the hook's arguments: the failed attempt's number and
+// error, and the wait chosen — pushback included.
+func TestOnRetry(t *testing.T) {
+	clock := clockcap.Virtual(epoch)
+	pushed := retry.After(errFlaky, 5*sec)
+	sc := &script{clock: clock, steps: []step{{err: errFlaky}, {err: pushed}, {err: errTimeout}, {}}}
+	var h hookLog
+	o := retry.Options{Clock: clock, Random: randcap.Seeded(1), OnRetry: h.hook}
+	s := schedule.Exponential{Base: sec, FactorPct: 200, Cap: time.Minute}
+	if _, err := retry.Retry(context.Background(), o, s, sc.op); err != nil {
+		t.Fatal(err)
+	}
+	want := hookLog{
+		attempts: []int{1, 2, 3},
+		errs:     []error{errFlaky, pushed, errTimeout},
+		delays:   []time.Duration{sec, 5 * sec, 4 * sec},
+	}
+	if diff := cmp.Diff(want, h, cmp.AllowUnexported(hookLog{}), cmpopts.EquateErrors()); diff != "" {
+		t.Errorf("OnRetry calls (-want +got):\n%s", diff)
+	}
+}
+
+// TestBadInput: what the caller got wrong comes back as a clear error,
+// never a panic.
+func TestBadInput(t *testing.T) {
+	ctx := context.Background()
+	clock := clockcap.Virtual(epoch)
+	failing := func(context.Context) (int, error) { return 0, errFlaky }
+	t.Run("nil op", func(t *testing.T) {
+		_, err := retry.Retry[int](ctx, retry.Options{}, policy, nil)
+		if err == nil || err.Error() != "retry: nil operation" {
+			t.Errorf("error %v, want retry: nil operation", err)
+		}
+	})
+	t.Run("invalid schedule", func(t *testing.T) {
+		_, err := retry.Retry(ctx, retry.Options{Clock: clock}, schedule.Intersect{A: schedule.Times{N: 0}, B: policy}, failing)
+		var se *schedule.Error
+		if !errors.As(err, &se) || se.Path != "Intersect.A.Times" {
+			t.Errorf("error %v does not wrap the schedule.Error at Intersect.A.Times", err)
+		}
+		if !errors.Is(err, errFlaky) {
+			t.Errorf("error %v does not wrap the attempt's error", err)
+		}
+		if want := "retry: invalid schedule: Intersect.A.Times: "; err == nil || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
+			t.Errorf("message %q, want prefix %q", err, want)
+		}
+	})
+	t.Run("nil schedule", func(t *testing.T) {
+		_, err := retry.Retry(ctx, retry.Options{Clock: clock}, nil, failing)
+		var se *schedule.Error
+		if !errors.As(err, &se) || !errors.Is(err, errFlaky) {
+			t.Errorf("error %v does not wrap a schedule.Error and the attempt's error", err)
+		}
+	})
+	t.Run("invalid schedule, first try succeeds", func(t *testing.T) {
+		v, err := retry.Retry(ctx, retry.Options{}, schedule.Times{N: 0}, succeed)
+		if v != 1 || err != nil {
+			t.Errorf("Retry = %d, %v; want 1, nil", v, err)
+		}
+	})
+	t.Run("negative AttemptTimeout", func(t *testing.T) {
+		calls := 0
+		_, err := retry.Retry(ctx, retry.Options{AttemptTimeout: -1}, policy, func(context.Context) (int, error) {
+			calls++
+			return 0, nil
+		})
+		if err == nil || err.Error() != "retry: negative Options.AttemptTimeout" || calls != 0 {
+			t.Errorf("error %v after %d calls, want retry: negative Options.AttemptTimeout after none", err, calls)
+		}
+	})
+	t.Run("negative MaxPushback", func(t *testing.T) {
+		_, err := retry.Retry(ctx, retry.Options{Clock: clock, MaxPushback: -1}, policy, failing)
+		if err == nil || err.Error() != "retry: negative Options.MaxPushback; attempt 1 failed: flaky" || !errors.Is(err, errFlaky) {
+			t.Errorf("error %v, want the MaxPushback complaint wrapping flaky", err)
+		}
+	})
+}
+
+// TestPanicPropagates: a panic in op reaches the caller, on the first
+// attempt and on a retry.
+func TestPanicPropagates(t *testing.T) {
+	for _, failFirst := range []bool{false, true} {
+		t.Run(fmt.Sprint("after a failure ", failFirst), func(t *testing.T) {
+			calls := 0
+			defer func() {
+				if r := recover(); r != "boom" {
+					t.Errorf("recovered %v, want boom", r)
+				}
+				if want := map[bool]int{false: 1, true: 2}[failFirst]; calls != want {
+					t.Errorf("%d calls, want %d", calls, want)
+				}
+			}()
+			o := retry.Options{Clock: clockcap.Virtual(epoch)}
+			_, _ = retry.Retry(context.Background(), o, policy, func(context.Context) (int, error) {
+				if calls++; failFirst && calls == 1 {
+					return 0, errFlaky
+				}
+				panic("boom")
+			})
+			t.Error("Retry returned instead of panicking")
+		})
+	}
+}
+
+// TestContextIsPassedOn: op receives the caller's context (values
+// included) on every attempt.
+func TestContextIsPassedOn(t *testing.T) {
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "v")
+	var got []any
+	o := retry.Options{Clock: clockcap.Virtual(epoch)}
+	_, _ = retry.Retry(ctx, o, schedule.Times{N: 3}, func(ctx context.Context) (int, error) {
+		got = append(got, ctx.Value(key{}))
+		return 0, errFlaky
+	})
+	if diff := cmp.Diff([]any{"v", "v", "v"}, got); diff != "" {
+		t.Errorf("values seen by op (-want +got):\n%s", diff)
+	}
+}
+
+// TestFirstTryTouchesNothing: a call that succeeds at once on an untimed
+// schedule reads no clock and draws no seed; on a timed one it reads the
+// clock once.
+func TestFirstTryTouchesNothing(t *testing.T) {
+	for _, tt := range []struct {
+		s         schedule.Schedule
+		wantReads int
+	}{
+		{policy, 0},
+		{schedule.UpTo{Inner: policy, Budget: time.Minute}, 1},
+		{schedule.AndThen{First: schedule.Times{N: 3}, Then: schedule.Spaced{Every: time.Minute}}, 1},
+	} {
+		c := &countingClock{Clock: clockcap.Virtual(epoch)}
+		r := &countingRandom{}
+		v, err := retry.Retry(context.Background(), retry.Options{Clock: c, Random: r}, tt.s, succeed)
+		if v != 1 || err != nil {
+			t.Fatalf("Retry = %d, %v", v, err)
+		}
+		if c.nows != tt.wantReads || c.sleeps != 0 || r.seeds != 0 {
+			t.Errorf("%v: %d clock reads, %d sleeps, %d seeds; want %d, 0, 0", tt.s, c.nows, c.sleeps, r.seeds, tt.wantReads)
+		}
+	}
+}
+
+// TestZeroDelayArmsNoTimer: with no deadline and an untimed schedule a
+// retry with no delay reads no clock; the clock's Sleep is asked for 0.
+func TestZeroDelayArmsNoTimer(t *testing.T) {
+	c := &countingClock{Clock: clockcap.Virtual(epoch)}
+	r := &countingRandom{}
+	sc := &script{clock: clockcap.Virtual(epoch), steps: append(fail(3, errFlaky), step{})}
+	if _, err := retry.Retry(context.Background(), retry.Options{Clock: c, Random: r}, schedule.Times{N: 4}, sc.op); err != nil {
+		t.Fatal(err)
+	}
+	if c.nows != 0 || r.seeds != 1 {
+		t.Errorf("%d clock reads and %d seeds, want 0 and 1", c.nows, r.seeds)
+	}
+	if diff := cmp.Diff([]time.Duration{0, 0, 0}, c.slept); diff != "" {
+		t.Errorf("sleeps asked for (-want +got):\n%s", diff)
+	}
+}
+
+type countingClock struct {
+	clockcap.Clock
+	nows, sleeps int
+	slept        []time.Duration
+}
+
+func (c *countingClock) Now() time.Time { c.nows++; return c.Clock.Now() }
+func (c *countingClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.sleeps++
+	c.slept = append(c.slept, d)
+	return c.Clock.Sleep(ctx, d)
+}
+
+type countingRandom struct{ seeds int }
+
+func (r *countingRandom) Seed() uint64 { r.seeds++; return 1 }

@@ -15,7 +15,7 @@
 // attempt succeeds or the schedule stops; then it returns an *Error that
 // wraps the last attempt's error and says how many attempts were made.
 // Retry retries every error; RetryIf takes a classifier that returns a
-// Verdict, for callers — circuit breakers, retry budgets, HTTP clients —
+// verdict.Verdict, for callers — circuit breakers, retry budgets, HTTP clients —
 // that must tell a failing target from one that is merely busy.
 //
 // # Deadlines and cancellation

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/verdict"
 )
 
 // Retry calls op until it succeeds, retrying every error on schedule s. It
@@ -52,18 +53,20 @@ func RetryWhile[T any](ctx context.Context, o Options, s schedule.Schedule, wort
 }
 
 // RetryIf is RetryWhile for callers that need more than yes or no: classify
-// returns the Verdict of each error, and the runner retries Transient and
-// Retryable ones and returns any other error unchanged. A nil classify
-// calls every error Transient. RetryWhile's worth is the classifier that
-// says Transient for true and Failure for false.
-func RetryIf[T any](ctx context.Context, o Options, s schedule.Schedule, classify func(error) Verdict, op func(context.Context) (T, error)) (T, error) {
+// returns the verdict.Verdict of each error, and the runner retries
+// Transient and Retryable ones and returns any other error unchanged (a
+// Success or an unknown verdict included). A nil classify calls every error
+// Transient. RetryWhile's worth is the classifier that says Transient for
+// true and Failure for false. The verdicts are what a circuit breaker or a
+// retry budget records.
+func RetryIf[T any](ctx context.Context, o Options, s schedule.Schedule, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
 	return run(ctx, &o, s, nil, classify, op)
 }
 
 // run makes the first attempt and hands over to again on failure. It is
 // the whole cost of a call that succeeds at once, so it does as little as
 // it can: no clock, no seed, no interpreter, no logger.
-func run[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func(error) bool, classify func(error) Verdict, op func(context.Context) (T, error)) (T, error) {
+func run[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
 	timed := interp.NeedsStart(s)
 	if timed || op == nil || o.AttemptTimeout != 0 {
 		return first(ctx, o, s, timed, worth, classify, op)
@@ -77,7 +80,7 @@ func run[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func
 
 // first is run for the less common first attempts: a timed schedule, a
 // per-attempt timeout, a nil op.
-func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed bool, worth func(error) bool, classify func(error) Verdict, op func(context.Context) (T, error)) (T, error) {
+func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed bool, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
 	if op == nil {
 		var zero T
 		return zero, errNilOp
@@ -111,20 +114,20 @@ func bounded[T any](ctx context.Context, timeout time.Duration, op func(context.
 }
 
 // judge returns the verdict on a failed attempt's error.
-func judge(worth func(error) bool, classify func(error) Verdict, err error) Verdict {
+func judge(worth func(error) bool, classify func(error) verdict.Verdict, err error) verdict.Verdict {
 	if classify != nil {
 		return classify(err)
 	}
 	if worth == nil || worth(err) {
-		return Transient
+		return verdict.Transient
 	}
-	return Failure
+	return verdict.Failure
 }
 
 // again runs the retries after a first attempt that failed with err and
 // returned v. timed says whether the schedule needs attempt times, and t0
 // is when the first attempt started if so.
-func again[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func(error) bool, classify func(error) Verdict, op func(context.Context) (T, error), timed bool, t0 time.Time, v T, err error) (T, error) {
+func again[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error), timed bool, t0 time.Time, v T, err error) (T, error) {
 	if err == errAttemptTimeout || !judge(worth, classify, err).Retry() {
 		return v, err
 	}

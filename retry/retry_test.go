@@ -14,6 +14,7 @@ import (
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/verdict"
 )
 
 const sec = time.Second
@@ -117,7 +118,7 @@ type rule struct {
 	deadline time.Duration // from the virtual start; 0: none
 	opts     retry.Options // Clock and Random are set by the test
 	worth    func(error) bool
-	classify func(error) retry.Verdict // set: RetryIf instead of RetryWhile
+	classify func(error) verdict.Verdict // set: RetryIf instead of RetryWhile
 	steps    []step
 
 	attempts   int             // attempts made
@@ -132,14 +133,14 @@ func TestRules(t *testing.T) {
 	exp := schedule.Exponential{Base: sec, FactorPct: 200, Cap: time.Minute}
 	spaced := schedule.Spaced{Every: 10 * sec}
 	notFatal := func(err error) bool { return !errors.Is(err, errFatal) }
-	verdicts := func(m map[error]retry.Verdict) func(error) retry.Verdict {
-		return func(err error) retry.Verdict {
+	verdicts := func(m map[error]verdict.Verdict) func(error) verdict.Verdict {
+		return func(err error) verdict.Verdict {
 			for e, v := range m {
 				if errors.Is(err, e) {
 					return v
 				}
 			}
-			return retry.Transient
+			return verdict.Transient
 		}
 	}
 	ok := step{}
@@ -184,10 +185,10 @@ func TestRules(t *testing.T) {
 			steps: []step{{err: retry.After(errFlaky, time.Hour)}, ok}, attempts: 2,
 			sleeps: []time.Duration{sec}},
 		{name: "pushback past the deadline returns at once", sched: exp, deadline: time.Minute,
-			steps: []step{{err: retry.After(errFlaky, 2 * time.Minute)}}, attempts: 1, reason: retry.Deadline,
+			steps: []step{{err: retry.After(errFlaky, 2*time.Minute)}}, attempts: 1, reason: retry.Deadline,
 			extraIs: []error{context.DeadlineExceeded}},
 		{name: "pushback within the deadline is obeyed", sched: exp, deadline: time.Minute,
-			steps: []step{{err: retry.After(errFlaky, 30 * sec)}, ok}, attempts: 2, sleeps: []time.Duration{30 * sec}},
+			steps: []step{{err: retry.After(errFlaky, 30*sec)}, ok}, attempts: 2, sleeps: []time.Duration{30 * sec}},
 		{name: "negative pushback stops", sched: exp,
 			steps: []step{{err: retry.After(errFlaky, -1)}}, attempts: 1, reason: retry.Refused,
 			errMessage: "retry: gave up after 1 attempt (retry refused by pushback): flaky"},
@@ -207,19 +208,19 @@ func TestRules(t *testing.T) {
 			sleeps: []time.Duration{4 * sec}},
 		{name: "Transient is retried", sched: exp, classify: verdicts(nil),
 			steps: append(fail(1, errFlaky), ok), attempts: 2, sleeps: []time.Duration{sec}},
-		{name: "Retryable is retried", sched: exp, classify: verdicts(map[error]retry.Verdict{errFlaky: retry.Retryable}),
+		{name: "Retryable is retried", sched: exp, classify: verdicts(map[error]verdict.Verdict{errFlaky: verdict.Retryable}),
 			steps: append(fail(1, errFlaky), ok), attempts: 2, sleeps: []time.Duration{sec}},
-		{name: "Failure comes back unchanged", sched: exp, classify: verdicts(map[error]retry.Verdict{errFatal: retry.Failure}),
+		{name: "Failure comes back unchanged", sched: exp, classify: verdicts(map[error]verdict.Verdict{errFatal: verdict.Failure}),
 			steps: append(fail(1, errFlaky), fail(1, errFatal)...), attempts: 2, unchanged: true, sleeps: []time.Duration{sec}},
-		{name: "Neutral comes back unchanged", sched: exp, classify: verdicts(map[error]retry.Verdict{errFatal: retry.Neutral}),
+		{name: "Neutral comes back unchanged", sched: exp, classify: verdicts(map[error]verdict.Verdict{errFatal: verdict.Neutral}),
 			steps: fail(1, errFatal), attempts: 1, unchanged: true},
-		{name: "an error called Success comes back unchanged", sched: exp, classify: verdicts(map[error]retry.Verdict{errFatal: retry.Success}),
+		{name: "an error called Success comes back unchanged", sched: exp, classify: verdicts(map[error]verdict.Verdict{errFatal: verdict.Success}),
 			steps: fail(1, errFatal), attempts: 1, unchanged: true},
-		{name: "an unknown verdict is not retried", sched: exp, classify: verdicts(map[error]retry.Verdict{errFatal: retry.Verdict(42)}),
+		{name: "an unknown verdict is not retried", sched: exp, classify: verdicts(map[error]verdict.Verdict{errFatal: verdict.Verdict(42)}),
 			steps: fail(1, errFatal), attempts: 1, unchanged: true},
 		{name: "Retryable exhausts the schedule like Transient", sched: schedule.Times{N: 2},
-			classify: verdicts(map[error]retry.Verdict{errFlaky: retry.Retryable}),
-			steps: fail(2, errFlaky), attempts: 2, reason: retry.Exhausted},
+			classify: verdicts(map[error]verdict.Verdict{errFlaky: verdict.Retryable}),
+			steps:    fail(2, errFlaky), attempts: 2, reason: retry.Exhausted},
 	}
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) { r.run(t) })

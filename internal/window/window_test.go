@@ -1,0 +1,235 @@
+package window
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// model counts events exactly: it remembers each event's time.
+type model struct {
+	width  int64
+	events []event
+	now    int64
+}
+
+type event struct {
+	t, c, n int64
+}
+
+func (m *model) sum(c int) int64 {
+	head := m.now / m.width
+	var s int64
+	for _, e := range m.events {
+		if e.c == int64(c) && e.t/m.width > head-Buckets {
+			s += e.n
+		}
+	}
+	return s
+}
+
+func (m *model) lifetime(c int) int64 {
+	var s int64
+	for _, e := range m.events {
+		if e.c == int64(c) {
+			s += e.n
+		}
+	}
+	return s
+}
+
+// TestPropExactMatchesModel: in exact mode every event is flushed at its
+// own time, so the window's sums are the model's, whatever the steps.
+func TestPropExactMatchesModel(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		width := rapid.Int64Range(1, 1000).Draw(t, "width")
+		var w Window
+		w.Init(width, true)
+		m := &model{width: width}
+		for range rapid.IntRange(1, 200).Draw(t, "steps") {
+			switch rapid.IntRange(0, 3).Draw(t, "op") {
+			case 0:
+				m.now += rapid.Int64Range(0, width*(Buckets+2)).Draw(t, "advance")
+			case 1:
+				c := rapid.IntRange(0, Counters-1).Draw(t, "c")
+				n := rapid.Int64Range(1, 5).Draw(t, "n")
+				if w.Add(c, n) {
+					w.FlushLocked(m.now)
+				}
+				m.events = append(m.events, event{m.now, int64(c), n})
+			case 2:
+				c := rapid.IntRange(0, Counters-1).Draw(t, "c")
+				w.FlushLocked(m.now)
+				w.AddLocked(c, 1)
+				m.events = append(m.events, event{m.now, int64(c), 1})
+			case 3:
+				w.FlushLocked(m.now)
+			}
+			// Sums are as of the last flush: the owner flushes before it
+			// looks.
+			w.FlushLocked(m.now)
+			for c := range Counters {
+				if got, want := w.Sum(c), m.sum(c); got != want {
+					t.Fatalf("at %d counter %d: Sum = %d; want %d", m.now, c, got, want)
+				}
+				if got, want := w.LifetimeLocked(c), m.lifetime(c); got != want {
+					t.Fatalf("counter %d: Lifetime = %d; want %d", c, got, want)
+				}
+			}
+		}
+	})
+}
+
+// TestPropBatchedIsClose: with batching, the window is off from the exact
+// count by at most the events of the one flush interval that straddles
+// the window's start plus those still pending: fewer than 2·MaxBatch.
+func TestPropBatchedIsClose(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		width := rapid.Int64Range(4, 1000).Draw(t, "width")
+		var w Window
+		w.Init(width, false)
+		m := &model{width: width}
+		for range rapid.IntRange(1, 2000).Draw(t, "events") {
+			m.now += rapid.Int64Range(0, width/2).Draw(t, "gap")
+			if w.Add(0, 1) {
+				w.FlushLocked(m.now)
+			}
+			m.events = append(m.events, event{m.now, 0, 1})
+			// The owner looks at the window when it flushes for its own
+			// reasons (a failure, a retry): do that now and then.
+			if rapid.IntRange(0, 50).Draw(t, "look") == 0 {
+				w.FlushLocked(m.now)
+				got, want := w.Sum(0), m.sum(0)
+				if d := got - want; d <= -2*MaxBatch || d >= 2*MaxBatch {
+					t.Fatalf("at %d: Sum = %d; exact %d", m.now, got, want)
+				}
+			}
+		}
+		if got, want := w.LifetimeLocked(0), m.lifetime(0); got != want {
+			t.Fatalf("Lifetime = %d; want %d", got, want)
+		}
+	})
+}
+
+func TestSpreadSteadyTraffic(t *testing.T) {
+	// 100 events per bucket for 30 buckets, flushed only when Add says so:
+	// the window holds buckets 21 to 30, which saw 901 events (the last
+	// one, at 30000, opens bucket 30), give or take the batch straddling
+	// the window's start.
+	var w Window
+	w.Init(1000, false)
+	var now int64
+	for range 3000 {
+		now += 10
+		if w.Add(0, 1) {
+			w.FlushLocked(now)
+		}
+	}
+	w.FlushLocked(now)
+	if got := w.Sum(0); got < 901-MaxBatch || got > 901+MaxBatch {
+		t.Errorf("Sum = %d; want 901 ± %d", got, MaxBatch)
+	}
+	if got := w.batch.Load(); got != 25 {
+		t.Errorf("batch = %d; want 25 (a flush every quarter bucket at 100 events a bucket)", got)
+	}
+}
+
+func TestSpreadShares(t *testing.T) {
+	tests := []struct {
+		name   string
+		t0, t1 int64
+		n      int64
+		want   [Buckets]int64 // by bucket number mod Buckets
+	}{
+		{"one event lands at the end", 0, 35, 1, [Buckets]int64{3: 1}},
+		{"even spread", 0, 40, 4, [Buckets]int64{0: 1, 1: 1, 2: 1, 3: 1}},
+		{"zero span", 15, 15, 3, [Buckets]int64{1: 3}},
+		// (0, 200] overlaps buckets 11 to 19 by a whole width and the
+		// newest, 20, by nothing; buckets 1 to 10 are out of the window.
+		{"older part dropped", 0, 200, 20, [Buckets]int64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+	}
+	for _, tt := range tests {
+		var w Window
+		w.Init(10, false)
+		w.FlushLocked(tt.t0)
+		w.pending[0].Add(tt.n)
+		w.FlushLocked(tt.t1)
+		var got [Buckets]int64
+		for i := range got {
+			got[i] = w.buckets[i][0]
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+		if got := w.LifetimeLocked(0); got != tt.n {
+			t.Errorf("%s: Lifetime = %d; want %d", tt.name, got, tt.n)
+		}
+	}
+}
+
+func TestResetKeepsLifetime(t *testing.T) {
+	var w Window
+	w.Init(10, false)
+	w.Add(0, 5)
+	w.FlushLocked(3)
+	w.AddLocked(1, 2)
+	w.Add(0, 4)
+	w.ResetLocked(50)
+	got := []int64{w.Sum(0), w.Sum(1), w.LifetimeLocked(0), w.LifetimeLocked(1)}
+	if diff := cmp.Diff([]int64{0, 0, 9, 2}, got); diff != "" {
+		t.Errorf("after Reset: Sum 0, Sum 1, Lifetime 0, Lifetime 1 (-want +got):\n%s", diff)
+	}
+	// A flush at a time before the reset counts as the reset's time.
+	w.Add(0, 1)
+	w.FlushLocked(20)
+	if got := w.Sum(0); got != 1 {
+		t.Errorf("Sum after a late flush = %d; want 1", got)
+	}
+}
+
+func TestConcurrentAddsAreAllCounted(t *testing.T) {
+	var w Window
+	w.Init(1_000_000, false)
+	var mu sync.Mutex
+	var clock int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 10_000 {
+				if w.Add(0, 1) && mu.TryLock() {
+					clock++
+					w.FlushLocked(clock)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if got := w.LifetimeLocked(0); got != 80_000 {
+		t.Errorf("Lifetime = %d; want 80000", got)
+	}
+	if got := w.Sum(0); got != 80_000 {
+		t.Errorf("Sum = %d; want 80000 (all within one bucket)", got)
+	}
+}
+
+func BenchmarkAdd(b *testing.B) {
+	var w Window
+	w.Init(1e8, false)
+	var mu sync.Mutex
+	var now int64
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if w.Add(0, 1) && mu.TryLock() {
+				now += 1000
+				w.FlushLocked(now)
+				mu.Unlock()
+			}
+		}
+	})
+}

@@ -149,6 +149,9 @@ func again[T any](ctx context.Context, o *Options, s schedule.Schedule, worth fu
 		if ctx.Err() != nil {
 			return v, o.giveUp(ctx, stopped(ctx, attempt, err, nil))
 		}
+		if hasDeadline && !end.Before(deadline) { // by Clock, which may not be the context's
+			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Deadline, Err: err})
+		}
 		push, hasPush := pushback(err)
 		if hasPush && push < 0 {
 			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Refused, Err: err})

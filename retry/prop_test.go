@@ -53,7 +53,7 @@ func TestPropRetryFollowsSchedule(t *testing.T) {
 		s := schedgen.Gen().Draw(t, "s")
 		seed := rapid.Uint64().Draw(t, "seed")
 		failures := rapid.IntRange(0, 20).Draw(t, "failures")
-		durs := schedgen.Durations(failures + 1).Draw(t, "durations")
+		durs := schedgen.Durations(failures+1).Draw(t, "durations")
 		var deadline time.Duration
 		if rapid.Bool().Draw(t, "has deadline") {
 			deadline = time.Duration(rapid.Int64Range(1, int64(10*time.Minute)).Draw(t, "deadline"))

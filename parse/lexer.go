@@ -118,8 +118,11 @@ func (l *lexState) Next() (lexer.Token, error) {
 		return l.token(tokPunct, start, l.off), nil
 	}
 	_, size := utf8.DecodeRuneInString(l.src[start:])
-	return lexer.Token{}, newError(l.src, start, l.src[start:start+size],
-		fmt.Sprintf("unexpected character %q", l.src[start:start+size]), "")
+	msg := fmt.Sprintf("unexpected character %q", l.src[start:start+size])
+	if c == '>' {
+		msg += `; did you mean ">>"?`
+	}
+	return lexer.Token{}, newError(l.src, start, l.src[start:start+size], msg, "")
 }
 
 func (l *lexState) token(t lexer.TokenType, start, end int) lexer.Token {

@@ -35,12 +35,11 @@ func parseInt(s string) (int, string) {
 
 // parsePct reads a percentage: an integer with an optional trailing '%'.
 func parsePct(s string) (int, string) {
-	digits := strings.TrimSuffix(s, "%")
-	n, msg := parseInt(digits)
-	if msg != "" && !strings.HasPrefix(msg, "integer") {
-		return 0, "invalid percentage " + strconv.Quote(s)
+	n, msg := parseInt(strings.TrimSuffix(s, "%"))
+	if msg != "" {
+		return 0, "percentage " + s + " is out of range"
 	}
-	return n, msg
+	return n, ""
 }
 
 // isPlainInt reports whether s is an integer without unit or '%'.
@@ -110,8 +109,8 @@ func goDuration(orig string) (time.Duration, string) {
 		if i < len(s) && s[i] == '.' {
 			i++
 			for ; i < len(s) && isDigit(s[i]); i++ {
-				if frac > (math.MaxUint64-9)/10 {
-					continue // further digits are below a nanosecond at any unit
+				if frac > (1<<63-1)/10 {
+					continue // as time.ParseDuration: further digits are ignored
 				}
 				frac = frac*10 + uint64(s[i]-'0')
 				scale *= 10
@@ -125,8 +124,11 @@ func goDuration(orig string) (time.Duration, string) {
 		for j < len(s) && !isDigit(s[j]) && s[j] != '.' {
 			j++
 		}
-		if j == i {
+		if j == i && j == len(s) {
 			return 0, "missing unit in duration " + strconv.Quote(orig) + ", such as " + strconv.Quote(orig+"s") + " or " + strconv.Quote(orig+"ms")
+		}
+		if j == i {
+			return 0, "invalid duration " + strconv.Quote(orig)
 		}
 		unit := s[i:j]
 		ns := uint64(0)

@@ -67,6 +67,9 @@ func syntaxError(src string, err error) error {
 				return newError(src, tok.Pos.Offset, tok.Value, msg, "")
 			}
 		}
+		if tok.EOF() && skipSpace(src, 0) == len(src) {
+			return newError(src, 0, "", "empty policy", "")
+		}
 		return newError(src, tok.Pos.Offset, tok.Value, "unexpected "+describe(tok), want)
 	}
 	var pe participle.Error
@@ -98,70 +101,93 @@ const (
 	wantOperator = "an operator"
 )
 
+// role is what a token does where it stands, as far as expected cares.
+type role uint8
+
+const (
+	roleStart     role = iota // no token yet
+	roleName                  // a name, with or without arguments to come
+	roleThen                  // the keyword then, or &, | or >>
+	roleUpTo                  // the keyword upto
+	roleNum                   // a number argument
+	roleBudget                // the duration after upto
+	roleOpenCall              // the ( of a call
+	roleOpenGroup             // the ( of a group
+	roleComma                 // a , between arguments
+	roleClose                 // a )
+	roleField                 // a parameter name and its = or :
+)
+
 // expected says what the grammar accepts at byte offset off, judging from
-// the tokens before it. The grammar is LL(1): the previous token and the
-// kind of the innermost open parenthesis decide.
+// the tokens before it. The grammar is LL(1): the role of the previous
+// token and the kind of the innermost open parenthesis decide.
 func expected(src string, off int) string {
 	l := lexState{src: src}
 	var (
-		calls       []bool // for each open parenthesis: does it hold arguments?
-		prev, prev2 lexer.Token
+		calls []bool // for each open parenthesis: does it hold arguments?
+		last  = roleStart
 	)
 	for {
 		t, err := l.Next()
 		if err != nil || t.EOF() || t.Pos.Offset >= off {
 			break
 		}
-		if t.Type == tokPunct && t.Value == "(" {
-			calls = append(calls, prev.Type == tokIdent)
-		} else if t.Type == tokPunct && t.Value == ")" && len(calls) > 0 {
-			calls = calls[:len(calls)-1]
+		// An operand has just ended: a name here is an operator keyword.
+		operandEnd := last == roleName || last == roleClose || last == roleBudget
+		switch {
+		case t.Type == tokField:
+			last = roleField
+		case t.Type == tokNum && last == roleUpTo:
+			last = roleBudget
+		case t.Type == tokNum:
+			last = roleNum
+		case t.Type == tokIdent && operandEnd && strings.EqualFold(t.Value, "then"):
+			last = roleThen
+		case t.Type == tokIdent && operandEnd && strings.EqualFold(t.Value, "upto"):
+			last = roleUpTo
+		case t.Type == tokIdent:
+			last = roleName
+		case t.Value == "(":
+			calls = append(calls, last == roleName)
+			last = roleOpenGroup
+			if calls[len(calls)-1] {
+				last = roleOpenCall
+			}
+		case t.Value == ")":
+			if len(calls) > 0 {
+				calls = calls[:len(calls)-1]
+			}
+			last = roleClose
+		case t.Value == ",":
+			last = roleComma
+		default: // & | >> and a stray = or :
+			last = roleThen
 		}
-		prev2, prev = prev, t
 	}
-	inCall := len(calls) > 0 && calls[len(calls)-1]
 	closer := "end of input"
 	switch {
-	case inCall:
+	case len(calls) > 0 && calls[len(calls)-1]:
 		closer = `"," or ")"`
 	case len(calls) > 0:
 		closer = `")"`
 	}
-	operandEnd := func(t lexer.Token) bool {
-		return t.Type == tokIdent || t.Type == tokPunct && t.Value == ")"
-	}
-	switch prev.Type {
-	case 0:
-		return wantPolicy
-	case tokField:
-		return wantValue
-	case tokNum:
-		if prev2.Type == tokIdent && strings.EqualFold(prev2.Value, "upto") {
-			return closer
-		}
-		return `"," or ")"`
-	case tokIdent:
-		if !operandEnd(prev2) {
-			return `"(", ` + wantOperator + " or " + closer // a name
-		}
-		switch strings.ToLower(prev.Value) {
-		case "then":
-			return wantPolicy
-		case "upto":
-			return wantDuration
-		}
+	switch last {
+	case roleName:
 		return `"(", ` + wantOperator + " or " + closer
-	}
-	switch prev.Value {
-	case "(":
-		if inCall {
-			return wantArg + ` or ")"`
-		}
-		return wantPolicy
-	case ",":
+	case roleUpTo:
+		return wantDuration
+	case roleNum:
+		return `"," or ")"`
+	case roleBudget:
+		return closer
+	case roleOpenCall:
+		return wantArg + ` or ")"`
+	case roleComma:
 		return wantArg
-	case ")":
+	case roleClose:
 		return wantOperator + " or " + closer
+	case roleField:
+		return wantValue
 	}
-	return wantPolicy // after &, | or >>
+	return wantPolicy // at the start, after an operator or an opening (
 }

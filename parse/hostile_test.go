@@ -1,0 +1,111 @@
+package parse_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/schedule"
+)
+
+// nest wraps inner in n calls of Capped(…, 1s).
+func nest(n int, inner string) string {
+	return strings.Repeat("Capped(", n) + inner + strings.Repeat(", 1s)", n)
+}
+
+// TestHostileInput checks that input built to exhaust the parser ends in a
+// clear error. Speed is not asserted here: BenchmarkHostile measures it.
+func TestHostileInput(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"1 MB of (", strings.Repeat("(", 1<<20),
+			"1:65537: policy is 1048576 bytes long; the limit is 65536"},
+		{"100k-deep nesting", nest(100_000, "Forever"),
+			"1:65537: policy is 1200007 bytes long; the limit is 65536"},
+		{"100k-deep parentheses", strings.Repeat("(", 100_000) + "Forever" + strings.Repeat(")", 100_000),
+			"1:65537: policy is 200007 bytes long; the limit is 65536"},
+		{"one byte too long", "Forever" + strings.Repeat(" ", parse.MaxLen-6),
+			"1:65537: policy is 65537 bytes long; the limit is 65536"},
+		{"64 KiB of (", strings.Repeat("(", parse.MaxLen),
+			"1:65: policy nests deeper than 64 levels"},
+		{"30k-deep parentheses", strings.Repeat("(", 30_000) + "Forever" + strings.Repeat(")", 30_000),
+			"1:65: policy nests deeper than 64 levels"},
+		{"calls one too deep", nest(parse.MaxDepth+1, "Forever"),
+			"1:455: policy nests deeper than 64 levels"},
+		{"& chain too deep", strings.Repeat("Forever & ", 6000) + "Forever",
+			"1:639: policy nests deeper than 64 levels"},
+		{"| chain too deep", strings.Repeat("Forever | ", 6000) + "Forever",
+			"1:639: policy nests deeper than 64 levels"},
+		{"then chain too deep", strings.Repeat("Forever then ", 5000) + "Forever",
+			"1:64177: policy nests deeper than 64 levels"},
+		{"helpers count as two levels", nest(parse.MaxDepth-1, "backoff(1s, 2s)"),
+			"1:1: policy nests deeper than 64 levels"},
+		{"20k arguments", "Times(" + strings.Repeat("1, ", 20_000) + "1)",
+			"1:1: Times takes (n); got 20001 arguments"},
+		{"huge integer", "Times(" + strings.Repeat("9", 60_000) + ")",
+			"1:7: integer " + strings.Repeat("9", 60_000) + " is out of range"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse.Parse(tt.src)
+			if err == nil {
+				t.Fatal("Parse succeeded, want an error")
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			var p parse.Policy
+			if err := p.UnmarshalText([]byte(tt.src)); err == nil || err.Error() != tt.want {
+				t.Errorf("UnmarshalText error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestLimitsAreReachable checks that input right at the limits parses.
+func TestLimitsAreReachable(t *testing.T) {
+	var deep schedule.Schedule = schedule.Forever{}
+	for range parse.MaxDepth - 1 {
+		deep = schedule.Capped{Inner: deep, Max: 1e9}
+	}
+	tests := []struct {
+		name string
+		src  string
+		want schedule.Schedule
+	}{
+		{"MaxLen bytes", "Forever" + strings.Repeat(" ", parse.MaxLen-7), schedule.Forever{}},
+		{"MaxDepth levels", nest(parse.MaxDepth-1, "Forever"), deep},
+		{"MaxDepth parentheses", strings.Repeat("(", parse.MaxDepth) + "Forever" + strings.Repeat(")", parse.MaxDepth), schedule.Forever{}},
+		{"canonical form at MaxDepth", deep.String(), deep},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parse.Parse(tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func BenchmarkHostile(b *testing.B) {
+	inputs := []struct{ name, src string }{
+		{"1MB-parens", strings.Repeat("(", 1<<20)},
+		{"64KiB-parens", strings.Repeat("(", parse.MaxLen)},
+		{"and-chain", strings.Repeat("Forever & ", 6000) + "Forever"},
+		{"20k-args", "Times(" + strings.Repeat("1, ", 20_000) + "1)"},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parse.Parse(in.src); err == nil {
+					b.Fatal("no error")
+				}
+			}
+		})
+	}
+}

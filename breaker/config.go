@@ -1,0 +1,188 @@
+package breaker
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/interp"
+	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/schedule"
+)
+
+// Defaults for the zero fields of Config: the breaker the seeds describe.
+const (
+	DefaultConsecutiveFailures = 5
+	DefaultFailureRate         = 50 // percent
+	DefaultSlowRate            = 50 // percent, once SlowCall is set
+	DefaultMinCalls            = 20
+	DefaultWindow              = 10 * time.Second
+	DefaultHalfOpenProbes      = 1
+	// MaxHalfOpenProbes is the largest HalfOpenProbes a breaker accepts.
+	MaxHalfOpenProbes = 1000
+)
+
+// DefaultOpenFor is the open duration when Config.OpenFor is nil: open for
+// 5 s, twice as long after each failed probe, never more than 60 s.
+var DefaultOpenFor schedule.Schedule = schedule.Exponential{Base: 5 * time.Second, FactorPct: 200, Cap: 60 * time.Second}
+
+// Config says when a breaker opens and for how long. Every field has a
+// default, so the zero Config is the seeds' breaker: it opens after 5
+// failures in a row, or when half of at least 20 calls in the last 10 s
+// failed; it stays open 5 s, then lets one probe through; a success closes
+// it, a failure opens it again for twice as long, up to 60 s.
+//
+// A Config is a plain value: copy it, keep it in a struct, build many
+// breakers from it. See the fields for what a negative value means;
+// anything else out of range is an error from New.
+type Config struct {
+	// Name identifies the breaker in its errors, its log records and
+	// OnStateChange. A Registry sets it to the target.
+	Name string
+
+	// ConsecutiveFailures opens the breaker after this many failures in a
+	// row: the fast answer to a target that is plainly down. Zero means
+	// 5; a negative value turns the rule off.
+	ConsecutiveFailures int
+
+	// FailureRate opens the breaker when at least this percentage of the
+	// calls in the last Window failed, once there were at least MinCalls
+	// of them: the answer to a target that fails often but not always.
+	// Zero means 50; a negative value turns the rule off; more than 100
+	// is an error.
+	FailureRate int
+
+	// SlowCall, when positive, counts a call that took SlowCall or longer
+	// as slow, whatever its outcome, and turns on the slow-call rule: the
+	// breaker opens when at least SlowRate percent of the calls in the
+	// last Window were slow, once there were at least MinCalls of them.
+	// A drowning target slows down before it fails, so this rule opens
+	// earlier. A slow probe counts as a failed probe. Zero turns slow-call
+	// detection off, and with it the clock reads that time each call.
+	SlowCall time.Duration
+
+	// SlowRate is the slow-call rule's threshold in percent. Zero means
+	// 50; more than 100 or a negative value is an error. It is ignored
+	// unless SlowCall is set.
+	SlowRate int
+
+	// MinCalls is how many calls the last Window must hold before the
+	// rate rules judge it, so that 1 failure out of 1 call does not open
+	// the breaker. Zero means 20; a negative value is an error.
+	MinCalls int
+
+	// Window is how far back the rate rules look. It is kept as 10
+	// buckets of Window/10 each, so calls leave it a bucket at a time.
+	// Zero means 10 s; less than 10 ns is an error.
+	Window time.Duration
+
+	// OpenFor is how long the breaker stays open: the k-th opening in a
+	// row (each failed probe adds one) waits the schedule's k-th delay,
+	// and closing starts the count again. It is stepped like a retry
+	// schedule whose attempts take no time, measured from the first
+	// opening, so Spaced and UpTo measure from there; jitter is drawn
+	// from a seed that Random gives at each first opening. When the
+	// schedule stops, the breaker keeps its last delay. Nil means
+	// DefaultOpenFor; an invalid schedule, or one that stops before its
+	// first delay, is an error.
+	OpenFor schedule.Schedule
+
+	// HalfOpenProbes is how many calls a half-open breaker lets through;
+	// it refuses the rest at once. All must succeed to close it; any
+	// failure opens it again. A probe whose outcome counts nothing
+	// (Retryable, Neutral) frees its place for another. Zero means 1;
+	// negative or more than MaxHalfOpenProbes is an error.
+	HalfOpenProbes int
+
+	// Clock reads the time; nil means clockcap.Real(). A closed breaker
+	// reads it only to record failures and, on a busy breaker, about once
+	// every 64 successes (see package doc), unless SlowCall is set.
+	Clock clockcap.Clock
+
+	// Random gives the seed for OpenFor's jitter; nil means
+	// randcap.Real().
+	Random randcap.Random
+
+	// Logger, if not nil, receives a record per transition: opening and
+	// forced opening at Warn, the others at Info.
+	Logger *slog.Logger
+
+	// OnStateChange, if not nil, is called after each transition with the
+	// breaker's name and the states before and after. It runs on the
+	// goroutine whose call caused the transition, after the breaker's
+	// lock is released, so it may call the breaker; two transitions in
+	// quick succession may report concurrently.
+	OnStateChange func(name string, from, to State)
+}
+
+// settings is a Config with its defaults filled in and checked.
+type settings struct {
+	Config
+	firstDelay time.Duration // OpenFor's first delay for seed 0
+}
+
+var errNoDelay = errors.New("breaker: OpenFor stops before its first delay")
+
+// resolve fills in the defaults of c and checks it.
+func resolve(c Config) (settings, error) {
+	s := settings{Config: c}
+	bad := func(field string, v any, why string) (settings, error) {
+		return settings{}, fmt.Errorf("breaker: Config.%s = %v %s", field, v, why)
+	}
+	if s.ConsecutiveFailures == 0 {
+		s.ConsecutiveFailures = DefaultConsecutiveFailures
+	}
+	switch {
+	case s.FailureRate == 0:
+		s.FailureRate = DefaultFailureRate
+	case s.FailureRate > 100:
+		return bad("FailureRate", s.FailureRate, "is above 100 (percent)")
+	}
+	switch {
+	case s.SlowCall < 0:
+		return bad("SlowCall", s.SlowCall, "is negative")
+	case s.SlowRate < 0 || s.SlowRate > 100:
+		return bad("SlowRate", s.SlowRate, "is not a percentage from 0 to 100")
+	case s.SlowRate == 0:
+		s.SlowRate = DefaultSlowRate
+	}
+	switch {
+	case s.MinCalls == 0:
+		s.MinCalls = DefaultMinCalls
+	case s.MinCalls < 0:
+		return bad("MinCalls", s.MinCalls, "is negative")
+	}
+	switch {
+	case s.Window == 0:
+		s.Window = DefaultWindow
+	case s.Window < 10:
+		return bad("Window", s.Window, "is shorter than 10ns")
+	}
+	switch {
+	case s.HalfOpenProbes == 0:
+		s.HalfOpenProbes = DefaultHalfOpenProbes
+	case s.HalfOpenProbes < 0 || s.HalfOpenProbes > MaxHalfOpenProbes:
+		return bad("HalfOpenProbes", s.HalfOpenProbes, fmt.Sprintf("is not from 1 to %d", MaxHalfOpenProbes))
+	}
+	if s.OpenFor == nil {
+		s.OpenFor = DefaultOpenFor
+	}
+	if err := schedule.Validate(s.OpenFor); err != nil {
+		return settings{}, fmt.Errorf("breaker: Config.OpenFor: %w", err)
+	}
+	r := interp.Start(s.OpenFor, 0)
+	d, ok := r.Next(0, 0)
+	if !ok {
+		return settings{}, errNoDelay
+	}
+	s.firstDelay = d
+	if s.Clock == nil {
+		s.Clock = clockcap.Real()
+	}
+	if s.Random == nil {
+		s.Random = randcap.Real()
+	}
+	return s, nil
+}

@@ -1,0 +1,75 @@
+// Package breaker is a circuit breaker: it stops calling a dependency that
+// is down or drowning, so that callers fail fast instead of waiting, and
+// the dependency gets room to recover instead of a retry storm.
+//
+// A breaker is a state machine:
+//
+//	             a rule trips
+//	+--------+ ---------------> +------+   refuses every call for
+//	| Closed |                  | Open |   OpenFor's k-th delay
+//	+--------+ <---+            +------+
+//	               |             |    ^
+//	    all probes |  first call |    | a probe fails:
+//	       succeed |  after that v    | k goes up by one
+//	               |          +----------+
+//	               +--------- | HalfOpen |   lets HalfOpenProbes
+//	                          +----------+   calls through
+//
+// Closed lets calls through and counts their outcomes. Three rules open
+// it: ConsecutiveFailures failures in a row; a failure rate of at least
+// FailureRate percent over the last Window once it holds MinCalls calls;
+// and, if SlowCall is set, a slow-call rate of at least SlowRate percent.
+// Open refuses every call at once with an *OpenError (errors.Is(err,
+// ErrOpen)) for a duration that a schedule.Schedule gives: the k-th
+// opening in a row waits the schedule's k-th delay, so the default
+// Exponential(5s, 200%, 60s) waits 5 s, then 10 s, 20 s, 40 s, 60 s, 60 s
+// while the dependency stays down, and starts from 5 s again once it has
+// closed. The first call after that duration half-opens the breaker and
+// goes through as a probe; HalfOpen lets HalfOpenProbes probes through
+// and refuses the rest. If they all succeed it closes; if one fails it
+// opens again. Operators can also force it open (ForceOpen), turn it off
+// (Disable) or close it (Reset).
+//
+// Using a breaker is two calls around the protected one:
+//
+//	p, err := b.Allow()
+//	if err != nil {
+//		return err // fail fast; do not retry: errors.Is(err, breaker.ErrOpen)
+//	}
+//	resp, err := call()
+//	b.Record(p, classify(resp, err))
+//
+// The outcome is a verdict.Verdict, because not every error is the
+// dependency's fault. Success counts for it; Transient and Failure count
+// against it; Retryable (an HTTP 429: the target is alive and pushing
+// back) and Neutral (a bad request, the caller's own cancellation) count
+// nothing. Package retry makes the two calls for each attempt when its
+// options carry a breaker, and never retries through ErrOpen.
+//
+// # Cost
+//
+// The closed path is what every call pays, so it is kept to atomics:
+// Allow is one atomic load; Record of a success is an atomic add into a
+// pending counter, and a load of the failure streak. No lock, no
+// allocation, and no clock read: the rate window learns the time only
+// when something else reads the clock (a failure), or when enough
+// successes are pending that it should, which on a busy breaker is once
+// every 64 calls; pending successes are spread evenly over the time since
+// the last reading. The counts are therefore exact for a quiet breaker
+// and off by at most a few dozen calls, in time placement only, for a busy
+// one. A failure takes a lock and reads the clock. Refusing a call reads
+// the clock and allocates nothing: every refusal in one opening returns
+// the same *OpenError. Setting SlowCall costs two clock reads per call.
+//
+// # Observability
+//
+// Transitions are logged to Config.Logger (opening at Warn, half-opening
+// and closing at Info) and reported to Config.OnStateChange, outside the
+// breaker's lock. Stats returns the counters a metrics exporter wants:
+// state, openings, refusals, successes, failures, slow calls. A Registry
+// keeps one breaker per target, with a cap on the number of targets.
+//
+// Every Breaker reads time from a clockcap.Clock and draws its open
+// schedule's jitter from a randcap.Random, so tests drive it with
+// clockcap.Virtual or clockcap.Manual and randcap.Seeded.
+package breaker

@@ -1,0 +1,73 @@
+package breaker
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"log/slog"
+
+	"github.com/recur-go/recur/internal/keyed"
+)
+
+// DefaultMaxTargets is the cap on a Registry's distinct targets when
+// NewRegistry is given 0.
+const DefaultMaxTargets = 256
+
+// Overflow is the name of the breaker a full Registry shares among all the
+// targets past its cap.
+const Overflow = "(other)"
+
+// Registry keeps one breaker per target, such as "https://api.example.com:443",
+// all made from one Config with Name set to the target. It is safe for
+// concurrent use; Get of a known target takes no lock and allocates
+// nothing.
+//
+// A Registry holds at most its cap of distinct targets, so a label
+// explosion (a URL path or a request ID passed where a host was meant)
+// cannot eat memory. Past the cap, every new target shares one overflow
+// breaker named Overflow: those targets are still protected, together, as
+// if they were one dependency, and one warning is logged when it is first
+// used. A sound key set never gets there; see Spills.
+type Registry struct {
+	m *keyed.Map[*Breaker]
+}
+
+// NewRegistry returns a registry that makes breakers from c, holding at
+// most max targets (0 means DefaultMaxTargets). c is checked once, here.
+func NewRegistry(c Config, max int) (*Registry, error) {
+	switch {
+	case max == 0:
+		max = DefaultMaxTargets
+	case max < 0:
+		return nil, fmt.Errorf("breaker: NewRegistry max = %d is negative", max)
+	}
+	s, err := resolve(c)
+	if err != nil {
+		return nil, err
+	}
+	make := func(target string) *Breaker {
+		t := s
+		t.Name = target
+		if target == Overflow && t.Logger != nil {
+			t.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker registry full; new targets share one breaker",
+				slog.Int("max", max), slog.String("breaker", Overflow))
+		}
+		return build(t, false)
+	}
+	return &Registry{m: keyed.New(max, Overflow, make)}, nil
+}
+
+// Get returns target's breaker, making it on first use.
+func (r *Registry) Get(target string) *Breaker { return r.m.Get(target) }
+
+// All yields every target and its breaker, in target order, then the
+// overflow breaker if it exists.
+func (r *Registry) All() iter.Seq2[string, *Breaker] { return r.m.All() }
+
+// Len returns the number of targets with a breaker of their own.
+func (r *Registry) Len() int { return r.m.Len() }
+
+// Spills returns how many Get calls were answered with the overflow
+// breaker; above zero, the registry's cap is too small or its keys are
+// not targets.
+func (r *Registry) Spills() uint64 { return r.m.Spills() }

@@ -1,0 +1,123 @@
+package breaker
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/recur-go/recur/schedule"
+)
+
+// transition describes a state change for notify; the zero value is none.
+type transition struct {
+	from, to State
+	why      string
+	wait     time.Duration // the open duration, when opening
+	opening  int           // openings in a row, when opening
+}
+
+// openLocked opens the breaker at time now, coming from state from, and
+// returns the transition to report. The caller holds b.mu.
+func (b *Breaker) openLocked(now int64, from State, why string) transition {
+	if from != HalfOpen {
+		b.openings, b.episode = 0, now
+		b.run.Reset(b.s.Random.Seed())
+	}
+	b.openings++
+	since := time.Duration(now - b.episode)
+	d, ok := b.run.Next(since, since)
+	switch {
+	case ok:
+		b.lastDelay = d
+	case b.openings == 1:
+		// This seed made the schedule stop at once; New checked that seed
+		// 0 does not.
+		d, b.lastDelay = b.s.firstDelay, b.s.firstDelay
+	default:
+		d = b.lastDelay
+	}
+	until := int64(schedule.AddSat(time.Duration(now), d))
+	b.until.Store(until)
+	b.openErr.Store(&OpenError{Name: b.s.Name, State: Open, Until: b.at(until), For: d})
+	b.opened++
+	b.enterLocked(now, Open)
+	return transition{from: from, to: Open, why: why, wait: d, opening: b.openings}
+}
+
+// halfOpen moves an Open breaker whose word is still w to HalfOpen.
+func (b *Breaker) halfOpen(w uint64, now int64) {
+	b.mu.Lock()
+	if b.word.Load() != w {
+		b.mu.Unlock()
+		return
+	}
+	b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
+	b.enterLocked(now, HalfOpen)
+	b.mu.Unlock()
+	b.notify(transition{from: Open, to: HalfOpen})
+}
+
+// closeLocked closes a half-open breaker whose probes all succeeded.
+func (b *Breaker) closeLocked(now int64) transition {
+	b.enterLocked(now, Closed)
+	return transition{from: HalfOpen, to: Closed}
+}
+
+// enterLocked starts a new generation in state s: the window, the failure
+// streak and the probe count start again.
+func (b *Breaker) enterLocked(now int64, s State) {
+	b.win.ResetLocked(now)
+	b.consec.Store(0)
+	b.probeOK = 0
+	b.word.Store(next(b.word.Load(), s))
+}
+
+// ForceOpen opens the breaker until Reset or Disable: every call is refused
+// with an *OpenError whose State is ForcedOpen. It is for operators, for
+// example to shed a dependency during an incident.
+func (b *Breaker) ForceOpen() { b.set(ForcedOpen) }
+
+// Disable turns the breaker off until Reset or ForceOpen: every call goes
+// through; outcomes are counted in Stats but never open it.
+func (b *Breaker) Disable() { b.set(Disabled) }
+
+// Reset closes the breaker, whatever its state, and forgets its history:
+// the window, the failure streak and the open schedule start again.
+func (b *Breaker) Reset() { b.set(Closed) }
+
+func (b *Breaker) set(s State) {
+	now := b.now()
+	b.mu.Lock()
+	from := stateOf(b.word.Load())
+	b.openings = 0
+	if s == ForcedOpen {
+		b.openErr.Store(&OpenError{Name: b.s.Name, State: ForcedOpen})
+	}
+	b.enterLocked(now, s)
+	b.mu.Unlock()
+	if from != s {
+		b.notify(transition{from: from, to: s, why: "operator"})
+	}
+}
+
+// notify logs t and calls the hook, outside the lock.
+func (b *Breaker) notify(t transition) {
+	if t.from == t.to {
+		return
+	}
+	if l := b.s.Logger; l != nil {
+		level, msg := slog.LevelInfo, "circuit breaker "+t.to.String()
+		attrs := []slog.Attr{slog.String("breaker", b.s.Name), slog.String("from", t.from.String())}
+		switch t.to {
+		case Open:
+			level = slog.LevelWarn
+			attrs = append(attrs, slog.String("reason", t.why), slog.Duration("for", t.wait), slog.Int("opening", t.opening))
+		case ForcedOpen:
+			level = slog.LevelWarn
+		}
+		l.LogAttrs(context.Background(), level, msg, attrs...)
+	}
+	if h := b.s.OnStateChange; h != nil {
+		h(b.s.Name, t.from, t.to)
+	}
+}

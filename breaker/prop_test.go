@@ -21,9 +21,9 @@ import (
 type model struct {
 	// configuration
 	consecutive, rate, slowRate, minCalls, probes int
-	slowCall, width                                time.Duration
-	base, cap                                      time.Duration
-	factor                                         int
+	slowCall, width                               time.Duration
+	base, cap                                     time.Duration
+	factor                                        int
 
 	now      time.Duration // since the breaker was made
 	state    breaker.State

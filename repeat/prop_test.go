@@ -1,0 +1,68 @@
+package repeat_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/schedgen"
+	"github.com/recur-go/recur/interp"
+	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/repeat"
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
+	"pgregory.net/rapid"
+)
+
+// TestPropRepeatFollowsSchedule: for any schedule, seed and run durations,
+// Repeat waits exactly what the interpreter decides and counts the runs.
+func TestPropRepeatFollowsSchedule(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := schedgen.Gen().Draw(t, "s")
+		seed := rapid.Uint64().Draw(t, "seed")
+		maxRuns := rapid.IntRange(1, 20).Draw(t, "max runs") // the run after this fails
+		durs := schedgen.Durations(maxRuns+1).Draw(t, "durations")
+
+		var waits []time.Duration
+		wantRuns, stopped := maxRuns, false
+		r := interp.Start(s, seed)
+		var start time.Duration
+		for i := range maxRuns {
+			end := schedule.AddSat(start, durs[i])
+			d, ok := r.Next(start, end)
+			if !ok {
+				wantRuns, stopped = i+1, true
+				break
+			}
+			waits = append(waits, d)
+			start = schedule.AddSat(end, d)
+		}
+
+		clock := clockcap.Virtual(epoch)
+		var got []time.Duration
+		o := retry.Options{Clock: clock, Random: randcap.Seeded(seed), OnRetry: func(_ int, _ error, d time.Duration) { got = append(got, d) }}
+		calls := 0
+		n, err := repeat.Repeat(context.Background(), o, s, func(context.Context) error {
+			clock.Advance(durs[calls])
+			if calls++; calls > maxRuns {
+				return errBroken
+			}
+			return nil
+		})
+		if diff := cmp.Diff(waits, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("waits (-want +got):\n%s", diff)
+		}
+		if n != wantRuns {
+			t.Fatalf("%d runs, want %d", n, wantRuns)
+		}
+		switch {
+		case stopped && err != nil:
+			t.Fatalf("error %v, want nil: the schedule ended", err)
+		case !stopped && err != errBroken:
+			t.Fatalf("error %v, want %v from run %d", err, errBroken, maxRuns+1)
+		}
+	})
+}

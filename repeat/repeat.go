@@ -1,0 +1,115 @@
+package repeat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/interp"
+	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
+)
+
+// ErrDeadline is the error Repeat returns when the next run would start at
+// or after the context's deadline: Repeat returns at once rather than wait
+// into it. errors.Is(ErrDeadline, context.DeadlineExceeded) holds.
+var ErrDeadline = fmt.Errorf("repeat: next run would start after the deadline: %w", context.DeadlineExceeded)
+
+var (
+	errNilOp          = errors.New("repeat: nil operation")
+	errAttemptTimeout = errors.New("repeat: negative Options.AttemptTimeout")
+)
+
+// Repeat runs op, then asks schedule s after each success whether and when
+// to run it again. It returns the number of runs that succeeded and the
+// error that stopped it: nil when the schedule ended; op's error,
+// unchanged, when a run failed; ErrDeadline when the next run would start
+// at or after ctx's deadline; ctx's error when ctx ended during a wait.
+//
+// The first run is always made; Times{N: 3} makes three runs in all, and
+// Spaced{Every: time.Minute} runs once a minute on a grid anchored at the
+// first run's start, so a slow run does not make it drift. op receives ctx,
+// or a context derived from it when o.AttemptTimeout is set. An invalid
+// schedule (see schedule.Validate) ends the loop after the first run with
+// an error that wraps the schedule's.
+func Repeat(ctx context.Context, o retry.Options, s schedule.Schedule, op func(context.Context) error) (int, error) {
+	if op == nil {
+		return 0, errNilOp
+	}
+	if o.AttemptTimeout < 0 {
+		return 0, errAttemptTimeout
+	}
+	clock := o.Clock
+	if clock == nil {
+		clock = clockcap.Real()
+	}
+	timed := interp.NeedsStart(s)
+	var t0 time.Time
+	if timed {
+		t0 = clock.Now()
+	}
+	if err := run(ctx, o.AttemptTimeout, op); err != nil {
+		return 0, err
+	}
+	random := o.Random
+	if random == nil {
+		random = randcap.Real()
+	}
+	r := interp.Start(s, random.Seed())
+	if r.Stopped() { // Start stops an invalid schedule at once
+		return 1, fmt.Errorf("repeat: invalid schedule: %w", schedule.Validate(s))
+	}
+	deadline, hasDeadline := ctx.Deadline()
+	var start, now time.Duration // of the last run, since t0, when timed
+	for runs := 1; ; runs++ {
+		var end time.Time
+		if timed || hasDeadline {
+			end = clock.Now()
+		}
+		if timed {
+			now = end.Sub(t0)
+		}
+		if err := ctx.Err(); err != nil {
+			return runs, err
+		}
+		if hasDeadline && !end.Before(deadline) {
+			return runs, ErrDeadline
+		}
+		wait, ok := r.Next(start, now)
+		if !ok {
+			return runs, nil
+		}
+		if hasDeadline && !end.Add(wait).Before(deadline) {
+			return runs, ErrDeadline
+		}
+		if o.OnRetry != nil {
+			o.OnRetry(runs, nil, wait)
+		}
+		if o.Logger != nil {
+			o.Logger.LogAttrs(ctx, slog.LevelDebug, "repeat", slog.Int("runs", runs), slog.Duration("delay", wait))
+		}
+		if err := clock.Sleep(ctx, wait); err != nil {
+			return runs, err
+		}
+		if timed {
+			start = clock.Now().Sub(t0)
+		}
+		if err := run(ctx, o.AttemptTimeout, op); err != nil {
+			return runs, err
+		}
+	}
+}
+
+// run makes one run, under the per-attempt timeout if there is one.
+func run(ctx context.Context, timeout time.Duration, op func(context.Context) error) error {
+	if timeout == 0 {
+		return op(ctx)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return op(ctx)
+}

@@ -41,7 +41,9 @@ type statusError struct {
 	retryAfter string // the Retry-After header, if any
 }
 
-func (e *statusError) Error() string { return fmt.Sprintf("HTTP %d %s", e.Code, http.StatusText(e.Code)) }
+func (e *statusError) Error() string {
+	return fmt.Sprintf("HTTP %d %s", e.Code, http.StatusText(e.Code))
+}
 
 // RetryAfter reads Retry-After in seconds. An unreadable value is
 // negative, which stops the retries rather than guess.

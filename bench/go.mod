@@ -1,0 +1,20 @@
+module github.com/recur-go/recur/bench
+
+go 1.26.0
+
+require (
+	github.com/avast/retry-go/v4 v4.7.0
+	github.com/cenkalti/backoff/v5 v5.0.3
+	github.com/failsafe-go/failsafe-go v0.9.8
+	github.com/google/go-cmp v0.7.0
+	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/recur-go/recur v0.0.0-00010101000000-000000000000
+	github.com/sethvargo/go-retry v0.5.0
+)
+
+require (
+	github.com/bits-and-blooms/bitset v1.24.4 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+)
+
+replace github.com/recur-go/recur => ../

@@ -1,0 +1,374 @@
+package schedule
+
+// The engine steps a schedule the way package interp does, for attempts
+// that take no time, but on ranges: at each decision it knows for certain
+// whether the schedule stops, and the range [lo, hi] of the delay over all
+// random draws (every draw at its least gives every delay at its least, as
+// each variant is monotone in its draws and its children's delays).
+//
+// Times, Exponential, Fibonacci and the combinators decide the same way
+// whatever the draws, so a schedule of those alone always steps. Spaced and
+// UpTo decide from the time, which is certain until a delay is random: the
+// engine gives up (engineAborted) when a decision would depend on draws.
+//
+// Once no node's output can change but for counters (Exponential reached
+// its cap, Spaced runs on its grid…), the engine skips to the next decision
+// where a Times or UpTo stops, so Times{1 << 60} costs a few steps.
+
+// engine states after a run.
+const (
+	engineStopped = iota // the schedule stopped, certainly
+	engineNever          // it never stops
+	engineCut            // emit asked to stop
+	engineAborted        // a decision depends on the draws, or out of steps
+)
+
+type engine struct {
+	nodes     []enode
+	t, tHi    int64 // range of the time of the coming decision
+	dLo, dHi  int64 // the root's last delay range
+	hazardOff int64 // if ≥ 0, abort at an UpTo that may start this late after it
+	steps     *int
+	abort     bool
+}
+
+// enode is the state of one node, in preorder as in package interp.
+type enode struct {
+	s     Schedule
+	size  int
+	k     int64 // decisions so far
+	start int64 // time of the first decision
+	a, b  int64 // variant state, as in interp; Decorrelated: least and most previous delay
+	last  int64 // Spaced: its last delay; UpTo: its inner's last most delay
+}
+
+func newEngine(s Schedule, hazardOff int64, steps *int) *engine {
+	e := &engine{hazardOff: hazardOff, steps: steps}
+	e.layout(s)
+	return e
+}
+
+func (e *engine) layout(s Schedule) {
+	i := len(e.nodes)
+	e.nodes = append(e.nodes, enode{s: s})
+	if a, b := Children(s); a != nil {
+		e.layout(a)
+		if b != nil {
+			e.layout(b)
+		}
+	}
+	e.nodes[i].size = len(e.nodes) - i
+}
+
+// run steps the schedule to its end, reporting each stretch of m decisions
+// that continue with a delay in [lo, hi] to emit (m is inf for a stretch
+// that never ends), until emit returns false.
+func (e *engine) run(emit func(m, lo, hi int64) bool) int {
+	for {
+		if *e.steps <= 0 {
+			return engineAborted
+		}
+		*e.steps--
+		ok, lo, hi := e.step(0)
+		if e.abort {
+			return engineAborted
+		}
+		if !ok {
+			return engineStopped
+		}
+		if !emit(1, lo, hi) {
+			return engineCut
+		}
+		e.t, e.tHi = addSat(e.t, lo), addSat(e.tHi, hi)
+		e.dLo, e.dHi = lo, hi
+		m := e.ahead(0)
+		if m == inf {
+			emit(inf, lo, hi)
+			return engineNever
+		}
+		if m > 0 {
+			e.skip(0, m)
+			if !emit(m, lo, hi) {
+				return engineCut
+			}
+			e.t, e.tHi = addSat(e.t, mulSat(m, lo)), addSat(e.tHi, mulSat(m, hi))
+		}
+	}
+}
+
+// certain reports whether the time is known exactly, or aborts.
+func (e *engine) certain() bool {
+	if e.t != e.tHi {
+		e.abort = true
+	}
+	return !e.abort
+}
+
+// step is node i's decision at time e.t, as interp's step.
+func (e *engine) step(i int) (ok bool, lo, hi int64) {
+	nd := &e.nodes[i]
+	if nd.k == 0 {
+		nd.start = e.t
+	}
+	nd.k++
+	switch s := nd.s.(type) {
+	case Times:
+		return nd.k < int64(s.N), 0, 0
+
+	case Forever:
+		return true, 0, 0
+
+	case Spaced:
+		if !e.certain() {
+			return false, 0, 0
+		}
+		d := spacedDelay(nd, int64(s.Every), e.t)
+		nd.last = d
+		return true, d, d
+
+	case Exponential:
+		if nd.k == 1 {
+			nd.a = min(int64(s.Base), int64(s.Cap))
+		} else {
+			nd.a = scaleCap(nd.a, uint64(s.FactorPct), int64(s.Cap))
+		}
+		return true, nd.a, nd.a
+
+	case Fibonacci:
+		if nd.k == 1 {
+			nd.a, nd.b = 0, int64(s.Base)
+		} else {
+			nd.a, nd.b = nd.b, addSat(nd.a, nd.b)
+		}
+		return true, nd.b, nd.b
+
+	case Decorrelated:
+		if nd.k == 1 {
+			nd.a, nd.b = int64(s.Base), int64(s.Base)
+		}
+		nd.a, nd.b = decorrelated(s, nd.a, nd.b)
+		return true, nd.a, nd.b
+
+	case Jittered:
+		ok, lo, hi := e.step(i + 1)
+		if !ok {
+			return false, 0, 0
+		}
+		return true, scale(lo, s.LowPct), scale(hi, s.HighPct)
+
+	case Capped:
+		ok, lo, hi := e.step(i + 1)
+		return ok, min(lo, int64(s.Max)), min(hi, int64(s.Max))
+
+	case UpTo:
+		if !e.certain() {
+			return false, 0, 0
+		}
+		limit := addSat(nd.start, int64(s.Budget))
+		if e.hazardOff >= 0 && addSat(e.hazardOff, limit) == inf {
+			e.abort = true // the budget may saturate
+			return false, 0, 0
+		}
+		ok, lo, hi := e.step(i + 1)
+		if !ok {
+			return false, 0, 0
+		}
+		nd.last = hi
+		switch {
+		case addSat(e.t, hi) <= limit:
+			return true, lo, hi
+		case addSat(e.t, lo) > limit:
+			return false, 0, 0
+		}
+		e.abort = true // whether it stops depends on the draws
+		return false, 0, 0
+
+	case Union:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		var oka, okb bool
+		var loa, hia, lob, hib int64
+		if nd.a&1 == 0 {
+			if oka, loa, hia = e.step(a); !oka {
+				nd.a |= 1
+			}
+		}
+		if nd.a&2 == 0 {
+			if okb, lob, hib = e.step(b); !okb {
+				nd.a |= 2
+			}
+		}
+		switch {
+		case oka && okb:
+			return true, min(loa, lob), min(hia, hib)
+		case oka:
+			return true, loa, hia
+		case okb:
+			return true, lob, hib
+		}
+		return false, 0, 0
+
+	case Intersect:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		oka, loa, hia := e.step(a)
+		okb, lob, hib := e.step(b)
+		return oka && okb, max(loa, lob), max(hia, hib)
+
+	case AndThen:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		if nd.a == 0 {
+			if ok, lo, hi := e.step(a); ok {
+				return true, lo, hi
+			}
+			nd.a = 1
+		}
+		return e.step(b)
+	}
+	return false, 0, 0
+}
+
+// ahead returns how many coming decisions node i, live at the last one,
+// surely continues with the same delay range: inf when it always will, 0
+// when its output may change at the next one.
+func (e *engine) ahead(i int) int64 {
+	nd := &e.nodes[i]
+	switch s := nd.s.(type) {
+	case Times:
+		return int64(s.N) - 1 - nd.k
+
+	case Forever:
+		return inf
+
+	case Spaced:
+		every := int64(s.Every)
+		switch {
+		case e.t != e.tHi || e.dLo != e.dHi:
+			return 0
+		case e.dLo == 0:
+			return inf // the time stands still
+		case e.dLo == every && nd.last == every:
+			// On the grid, one slot per decision, until the slots saturate.
+			return max(0, (inf-nd.start)/every-nd.a-1)
+		}
+		return 0
+
+	case Exponential:
+		if scaleCap(nd.a, uint64(s.FactorPct), int64(s.Cap)) == nd.a {
+			return inf
+		}
+		return 0
+
+	case Fibonacci:
+		if nd.b == inf {
+			return inf
+		}
+		return 0
+
+	case Decorrelated:
+		if lo, hi := decorrelated(s, nd.a, nd.b); lo == nd.a && hi == nd.b {
+			return inf
+		}
+		return 0
+
+	case Jittered, Capped:
+		return e.ahead(i + 1)
+
+	case UpTo:
+		m := e.ahead(i + 1)
+		if m == 0 || e.t != e.tHi || e.dLo != e.dHi {
+			return 0
+		}
+		limit := addSat(nd.start, int64(s.Budget))
+		if limit == inf {
+			return m
+		}
+		// The j-th coming decision is at e.t + (j-1)·d, and continues while
+		// that plus the inner's most delay stays within the limit.
+		if nd.last > limit || e.t > limit-nd.last {
+			return 0
+		}
+		if e.dLo == 0 {
+			return m
+		}
+		return min(m, (limit-nd.last-e.t)/e.dLo+1)
+
+	case Union:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		m := int64(inf)
+		if nd.a&1 == 0 {
+			m = min(m, e.ahead(a))
+		}
+		if nd.a&2 == 0 {
+			m = min(m, e.ahead(b))
+		}
+		return m
+
+	case Intersect:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		return min(e.ahead(a), e.ahead(b))
+
+	case AndThen:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		if nd.a == 0 {
+			return e.ahead(a)
+		}
+		return e.ahead(b)
+	}
+	return 0
+}
+
+// skip advances the live nodes under i over m decisions that ahead allowed.
+func (e *engine) skip(i int, m int64) {
+	nd := &e.nodes[i]
+	nd.k = addSat(nd.k, m)
+	switch nd.s.(type) {
+	case Spaced:
+		if e.dLo != 0 {
+			nd.a += m // one slot per decision
+		}
+	case Jittered, Capped, UpTo:
+		e.skip(i+1, m)
+	case Union:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		if nd.a&1 == 0 {
+			e.skip(a, m)
+		}
+		if nd.a&2 == 0 {
+			e.skip(b, m)
+		}
+	case Intersect:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		e.skip(a, m)
+		e.skip(b, m)
+	case AndThen:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		if nd.a == 0 {
+			e.skip(a, m)
+		} else {
+			e.skip(b, m)
+		}
+	}
+}
+
+// spacedDelay is Spaced's decision at time t, as in interp.
+func spacedDelay(nd *enode, every, t int64) int64 {
+	if c := (t - nd.start) / every; c > nd.a {
+		nd.a = c // a late attempt claims the slot it started in
+	}
+	next := addSat(nd.start, mulSat(nd.a+1, every))
+	if next < t {
+		return 0
+	}
+	return next - t
+}
+
+// decorrelated returns the range of Decorrelated's next delay after one in
+// [lo, hi]: min(Cap, uniform between Base and 3·previous).
+func decorrelated(s Decorrelated, lo, hi int64) (int64, int64) {
+	b, c := int64(s.Base), int64(s.Cap)
+	return min(c, b, mulSat(lo, 3)), min(c, max(b, mulSat(hi, 3)))
+}
+
+// scaleCap returns min(cap, d·pct/100) in integer nanoseconds, as in interp.
+func scaleCap(d int64, pct uint64, cap int64) int64 {
+	return min(scale(d, int(pct)), cap)
+}

@@ -18,7 +18,9 @@ import (
 // calls if its Clock, Random, OnRetry and Logger may.
 type Options struct {
 	// Clock reads the time and waits; nil means clockcap.Real(). A test
-	// passes clockcap.Virtual to run a retry loop in no time.
+	// passes clockcap.Virtual to run a retry loop in no time. The
+	// context's deadline is compared with this clock's time, so a test
+	// with a virtual clock sets its deadline on the virtual timeline.
 	Clock clockcap.Clock
 
 	// Random gives each run its seed, from which all its jitter derives;

@@ -81,9 +81,12 @@ func run[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func
 // first is run for the less common first attempts: a timed schedule, a
 // per-attempt timeout, a nil op.
 func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed bool, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
-	if op == nil {
+	if op == nil || o.AttemptTimeout < 0 {
 		var zero T
-		return zero, errNilOp
+		if op == nil {
+			return zero, errNilOp
+		}
+		return zero, errAttemptTimeout
 	}
 	var t0 time.Time
 	if timed {
@@ -104,10 +107,6 @@ func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed bo
 
 // bounded makes one attempt under the per-attempt timeout.
 func bounded[T any](ctx context.Context, timeout time.Duration, op func(context.Context) (T, error)) (T, error) {
-	if timeout < 0 {
-		var zero T
-		return zero, errAttemptTimeout
-	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	return op(ctx)
@@ -128,7 +127,7 @@ func judge(worth func(error) bool, classify func(error) verdict.Verdict, err err
 // returned v. timed says whether the schedule needs attempt times, and t0
 // is when the first attempt started if so.
 func again[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error), timed bool, t0 time.Time, v T, err error) (T, error) {
-	if err == errAttemptTimeout || !judge(worth, classify, err).Retry() {
+	if !judge(worth, classify, err).Retry() {
 		return v, err
 	}
 	r := interp.Start(s, o.random().Seed())

@@ -1,14 +1,15 @@
-# Targets: test (what CI runs), bench, fuzz, lint, cover.
+# Targets: test (what CI runs), bench, fuzz, lint, cover, bench-peers.
 GO          ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Property tests run at a larger size here than in the quick -race pass.
 RAPID_CHECKS ?= 1000
 PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}{{end}}' ./... | awk '/pgregory.net\/rapid/ {print $$1}')
 FUZZTIME    ?= 30s
+BENCHSTAT   ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: test vet race props bench fuzz lint cover
+.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers
 
-test: vet race props
+test: vet race props bench-test
 
 vet:
 	$(GO) vet ./...
@@ -35,3 +36,17 @@ lint: vet
 cover:
 	$(GO) test -coverprofile=cover.out ./...
 	$(GO) tool cover -func=cover.out | tail -1
+
+# bench/ is a module of its own (the peers it measures stay out of the main
+# go.mod), so ./... above never enters it: its tests run here, without
+# benchmarks.
+bench-test:
+	cd bench && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# recur against its peers, side by side: -count 10 and benchstat, one
+# column per library. The raw numbers stay in bench/bench.txt.
+bench-peers: SHELL := /bin/bash
+bench-peers: .SHELLFLAGS := -o pipefail -c
+bench-peers:
+	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
+	cd bench && $(GO) run $(BENCHSTAT) -col /lib bench.txt

@@ -164,30 +164,38 @@ func expected(src string, off int) string {
 			last = roleThen
 		}
 	}
-	closer := "end of input"
+	closers := []string{"end of input"}
 	switch {
 	case len(calls) > 0 && calls[len(calls)-1]:
-		closer = `"," or ")"`
+		closers = []string{`","`, `")"`}
 	case len(calls) > 0:
-		closer = `")"`
+		closers = []string{`")"`}
 	}
 	switch last {
 	case roleName:
-		return `"(", ` + wantOperator + " or " + closer
+		return oneOf(append([]string{`"("`, wantOperator}, closers...))
 	case roleUpTo:
 		return wantDuration
 	case roleNum:
-		return `"," or ")"`
+		return oneOf([]string{`","`, `")"`})
 	case roleBudget:
-		return closer
+		return oneOf(closers)
 	case roleOpenCall:
-		return wantArg + ` or ")"`
+		return oneOf([]string{wantArg, `")"`})
 	case roleComma:
 		return wantArg
 	case roleClose:
-		return wantOperator + " or " + closer
+		return oneOf(append([]string{wantOperator}, closers...))
 	case roleField:
 		return wantValue
 	}
 	return wantPolicy // at the start, after an operator or an opening (
+}
+
+// oneOf joins alternatives as a person would: a, b or c.
+func oneOf(alts []string) string {
+	if len(alts) == 1 {
+		return alts[0]
+	}
+	return strings.Join(alts[:len(alts)-1], ", ") + " or " + alts[len(alts)-1]
 }

@@ -29,8 +29,8 @@ type model struct {
 	state    breaker.State
 	gen      int
 	streak   int
-	calls    []call // counted calls since the last transition
-	k        int    // openings in a row
+	calls    []event // counted calls since the last transition
+	k        int     // openings in a row
 	openFor  time.Duration
 	until    time.Duration
 	admitted int // probes let through while half-open
@@ -39,7 +39,7 @@ type model struct {
 	changes  []string
 }
 
-type call struct {
+type event struct {
 	at           time.Duration
 	failed, slow bool
 }
@@ -128,7 +128,7 @@ func (m *model) allow() (permit, bool) {
 }
 
 func (m *model) count(failed, slow bool) {
-	m.calls = append(m.calls, call{m.now, failed, slow})
+	m.calls = append(m.calls, event{m.now, failed, slow})
 	if failed {
 		m.stats.Failures++
 	} else {

@@ -1,0 +1,452 @@
+package breaker_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/interp"
+	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/verdict"
+)
+
+// call makes one call through b that ends with v, and returns the error
+// Allow gave (nil if the call went through).
+func call(b *breaker.Breaker, v verdict.Verdict) error {
+	p, err := b.Allow()
+	if err != nil {
+		return err
+	}
+	b.Record(p, v)
+	return nil
+}
+
+func newBreaker(t *testing.T, c breaker.Config) (*breaker.Breaker, *clockcap.VirtualClock) {
+	t.Helper()
+	clock := clockcap.Virtual(epoch)
+	c.Clock = clock
+	if c.Random == nil {
+		c.Random = randcap.Seeded(1)
+	}
+	b, err := breaker.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, clock
+}
+
+func openError(t *testing.T, err error) *breaker.OpenError {
+	t.Helper()
+	var oe *breaker.OpenError
+	if !errors.As(err, &oe) || !errors.Is(err, breaker.ErrOpen) {
+		t.Fatalf("error %v (%T) is not an *OpenError matching ErrOpen", err, err)
+	}
+	return oe
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		c    breaker.Config
+		want string
+	}{
+		{breaker.Config{FailureRate: 101}, "Config.FailureRate = 101"},
+		{breaker.Config{SlowCall: -time.Second}, "Config.SlowCall = -1s"},
+		{breaker.Config{SlowRate: -1}, "Config.SlowRate = -1"},
+		{breaker.Config{SlowRate: 101}, "Config.SlowRate = 101"},
+		{breaker.Config{MinCalls: -1}, "Config.MinCalls = -1"},
+		{breaker.Config{Window: 9}, "Config.Window = 9ns"},
+		{breaker.Config{Window: -time.Second}, "Config.Window = -1s"},
+		{breaker.Config{HalfOpenProbes: -1}, "Config.HalfOpenProbes = -1"},
+		{breaker.Config{HalfOpenProbes: 1001}, "Config.HalfOpenProbes = 1001"},
+		{breaker.Config{OpenFor: schedule.Spaced{}}, "Config.OpenFor"},
+		{breaker.Config{OpenFor: schedule.Times{N: 1}}, "OpenFor stops before its first delay"},
+	}
+	for _, tt := range tests {
+		b, err := breaker.New(tt.c)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || b != nil {
+			t.Errorf("New(%+v) = %v, %v; want an error containing %q", tt.c, b, err, tt.want)
+		}
+		if _, err := breaker.NewRegistry(tt.c, 0); err == nil {
+			t.Errorf("NewRegistry(%+v) accepted a bad config", tt.c)
+		}
+	}
+	if _, err := breaker.NewRegistry(breaker.Config{}, -1); err == nil {
+		t.Error("NewRegistry with a negative cap succeeded")
+	}
+}
+
+// The seeds' quality gate: a breaker opens after N consecutive failures,
+// and then refuses at once: the downstream sees zero calls while it is
+// open.
+func TestOpensAfterConsecutiveFailuresAndFailsFast(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{Name: "db"})
+	downstream := 0
+	attempt := func() error {
+		p, err := b.Allow()
+		if err != nil {
+			return err
+		}
+		downstream++
+		b.Record(p, verdict.Transient)
+		return errors.New("connection refused")
+	}
+	for i := range 4 {
+		attempt()
+		if s := b.State(); s != breaker.Closed {
+			t.Fatalf("after %d failures the breaker is %v; want closed", i+1, s)
+		}
+	}
+	attempt()
+	if s := b.State(); s != breaker.Open {
+		t.Fatalf("after 5 failures the breaker is %v; want open", s)
+	}
+	clock.Advance(4 * time.Second)
+	for range 100 {
+		err := attempt()
+		oe := openError(t, err)
+		if d, ok := oe.Remaining(clock.Now()); d != time.Second || !ok {
+			t.Fatalf("Remaining = %v, %v; want 1s, true", d, ok)
+		}
+	}
+	if downstream != 5 {
+		t.Errorf("downstream saw %d calls; want 5, none while open", downstream)
+	}
+	st := b.Stats()
+	if diff := cmp.Diff(breaker.Stats{State: breaker.Open, Opened: 1, Rejected: 100, Failures: 5}, st); diff != "" {
+		t.Errorf("Stats (-want +got):\n%s", diff)
+	}
+}
+
+func TestSuccessBreaksTheStreak(t *testing.T) {
+	b, _ := newBreaker(t, breaker.Config{ConsecutiveFailures: 3, FailureRate: -1})
+	for _, v := range []verdict.Verdict{verdict.Failure, verdict.Transient, verdict.Success, verdict.Failure, verdict.Failure} {
+		call(b, v)
+	}
+	if s := b.State(); s != breaker.Closed {
+		t.Fatalf("state %v after F F S F F; want closed", s)
+	}
+	// Outcomes that count nothing do not break the streak.
+	call(b, verdict.Retryable)
+	call(b, verdict.Neutral)
+	call(b, verdict.Failure)
+	if s := b.State(); s != breaker.Open {
+		t.Fatalf("state %v after F F S F F R N F; want open", s)
+	}
+}
+
+func TestFailureRate(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: -1, MinCalls: 10, FailureRate: 50})
+	// 9 calls, 6 failing: too few calls to judge.
+	for i := range 9 {
+		v := verdict.Success
+		if i%3 != 0 {
+			v = verdict.Failure
+		}
+		call(b, v)
+	}
+	if s := b.State(); s != breaker.Closed {
+		t.Fatalf("state %v below MinCalls; want closed", s)
+	}
+	// The window forgets: 10 s later the 9 calls are gone.
+	clock.Advance(10 * time.Second)
+	call(b, verdict.Failure)
+	if st := b.Stats(); st.WindowCalls != 1 || st.State != breaker.Closed {
+		t.Fatalf("after the window slid: %+v; want 1 call in the window, closed", st)
+	}
+	for range 4 {
+		call(b, verdict.Success)
+	}
+	for range 4 {
+		call(b, verdict.Failure)
+	}
+	if s := b.State(); s != breaker.Closed {
+		t.Fatalf("state %v at 5 failures in 9 calls; want closed", s)
+	}
+	call(b, verdict.Success) // 10 calls, 5 failed, but a success judges nothing
+	if s := b.State(); s != breaker.Closed {
+		t.Fatalf("state %v after a success; want closed", s)
+	}
+	call(b, verdict.Failure) // 11 calls, 6 failed: 54%
+	if s := b.State(); s != breaker.Open {
+		t.Fatalf("state %v at 6 failures in 11 calls; want open", s)
+	}
+}
+
+func TestSlowCalls(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{SlowCall: time.Second, SlowRate: 50, MinCalls: 4})
+	slow := func(v verdict.Verdict, d time.Duration) {
+		p, err := b.Allow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(d)
+		b.Record(p, v)
+	}
+	slow(verdict.Success, 999*time.Millisecond) // not slow
+	slow(verdict.Success, time.Second)          // slow
+	slow(verdict.Neutral, 2*time.Second)       // counts nothing
+	slow(verdict.Success, 10*time.Millisecond)
+	if st := b.Stats(); st.Slow != 1 || st.State != breaker.Closed {
+		t.Fatalf("after 3 counted calls, 1 slow: %+v", st)
+	}
+	slow(verdict.Success, 2*time.Second) // 4 calls, 2 slow: 50%
+	if st := b.Stats(); st.Slow != 2 || st.State != breaker.Open || st.Failures != 0 {
+		t.Fatalf("after 4 calls, 2 slow: %+v; want open with no failures", st)
+	}
+	// A slow probe counts as a failed probe.
+	clock.Advance(5 * time.Second)
+	slow(verdict.Success, 3*time.Second)
+	if s := b.State(); s != breaker.Open {
+		t.Fatalf("after a slow probe the state is %v; want open", s)
+	}
+}
+
+// The seeds' quality gate: the open duration follows the schedule, grows
+// with each failed probe and starts again once the breaker closes.
+func TestOpenDurationFollowsScheduleAndResets(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1})
+	var opens []time.Duration
+	openFor := func() time.Duration {
+		_, err := b.Allow()
+		return openError(t, err).For
+	}
+	call(b, verdict.Failure)
+	for range 6 {
+		d := openFor()
+		opens = append(opens, d)
+		clock.Advance(d - time.Nanosecond)
+		if err := call(b, verdict.Success); err == nil {
+			t.Fatalf("a call went through %v into a %v opening", d-time.Nanosecond, d)
+		}
+		clock.Advance(time.Nanosecond)
+		if err := call(b, verdict.Failure); err != nil { // the probe, failing
+			t.Fatalf("probe refused: %v", err)
+		}
+	}
+	want := []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, time.Minute, time.Minute}
+	if diff := cmp.Diff(want, opens); diff != "" {
+		t.Errorf("open durations (-want +got):\n%s", diff)
+	}
+	clock.Advance(time.Minute)
+	if err := call(b, verdict.Success); err != nil || b.State() != breaker.Closed {
+		t.Fatalf("a successful probe left the breaker %v (%v)", b.State(), err)
+	}
+	call(b, verdict.Failure)
+	if d := openFor(); d != 5*time.Second {
+		t.Errorf("after closing, the next opening lasts %v; want 5s again", d)
+	}
+}
+
+func TestHalfOpenProbes(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 2})
+	call(b, verdict.Failure)
+	clock.Advance(5 * time.Second)
+	p1, err1 := b.Allow()
+	p2, err2 := b.Allow()
+	_, err3 := b.Allow()
+	if err1 != nil || err2 != nil {
+		t.Fatalf("probes refused: %v, %v", err1, err2)
+	}
+	if oe := openError(t, err3); oe.State != breaker.HalfOpen || !oe.Until.Equal(clock.Now()) {
+		t.Errorf("third call: %+v; want a half-open refusal since now", oe)
+	} else if d, ok := oe.Remaining(clock.Now()); d != 0 || !ok {
+		t.Errorf("half-open Remaining = %v, %v; want 0, true", d, ok)
+	}
+	// A probe that counts nothing frees its place.
+	b.Record(p1, verdict.Neutral)
+	p3, err := b.Allow()
+	if err != nil {
+		t.Fatalf("no place after a neutral probe: %v", err)
+	}
+	b.Record(p2, verdict.Success)
+	if s := b.State(); s != breaker.HalfOpen {
+		t.Fatalf("one of two probes succeeded: state %v; want half-open", s)
+	}
+	b.Record(p3, verdict.Success)
+	if s := b.State(); s != breaker.Closed {
+		t.Fatalf("both probes succeeded: state %v; want closed", s)
+	}
+}
+
+func TestProbeFailureReopens(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 3})
+	call(b, verdict.Failure)
+	clock.Advance(5 * time.Second)
+	p1, _ := b.Allow()
+	p2, _ := b.Allow()
+	b.Record(p1, verdict.Success)
+	b.Record(p2, verdict.Transient)
+	_, err := b.Allow()
+	if oe := openError(t, err); oe.State != breaker.Open || oe.For != 10*time.Second {
+		t.Errorf("after a failed probe: %+v; want open for 10s", oe)
+	}
+}
+
+// A call admitted before a transition says nothing about the new state.
+func TestStaleOutcomesCountNothing(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 2})
+	var old []breaker.Permit
+	for range 5 {
+		p, _ := b.Allow()
+		old = append(old, p)
+	}
+	b.Record(old[0], verdict.Failure)
+	b.Record(old[1], verdict.Failure) // opens
+	clock.Advance(5 * time.Second)
+	probe, err := b.Allow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Record(old[2], verdict.Failure) // admitted while closed: ignored
+	b.Record(old[3], verdict.Success) // likewise: does not close it
+	if s := b.State(); s != breaker.HalfOpen {
+		t.Fatalf("stale outcomes moved the breaker to %v", s)
+	}
+	b.Record(probe, verdict.Success)
+	b.Record(probe, verdict.Failure) // recorded twice: the second is stale
+	b.Record(breaker.Permit{}, verdict.Failure)
+	if st := b.Stats(); st.State != breaker.Closed || st.Failures != 2 || st.Successes != 1 {
+		t.Errorf("Stats = %+v; want closed, 2 failures, 1 success", st)
+	}
+}
+
+func TestOperatorStates(t *testing.T) {
+	var changes []string
+	b, _ := newBreaker(t, breaker.Config{Name: "api", ConsecutiveFailures: 1, OnStateChange: func(name string, from, to breaker.State) {
+		changes = append(changes, name+": "+from.String()+" > "+to.String())
+	}})
+	b.ForceOpen()
+	err := call(b, verdict.Success)
+	oe := openError(t, err)
+	if d, ok := oe.Remaining(epoch); oe.State != breaker.ForcedOpen || ok || d != 0 {
+		t.Errorf("forced open: %+v, Remaining %v %v; want ForcedOpen and no remaining time", oe, d, ok)
+	}
+	if got := err.Error(); got != "breaker api: circuit forced open" {
+		t.Errorf("Error() = %q", got)
+	}
+	b.Disable()
+	for range 10 {
+		if err := call(b, verdict.Failure); err != nil {
+			t.Fatalf("a disabled breaker refused: %v", err)
+		}
+	}
+	if st := b.Stats(); st.State != breaker.Disabled || st.Failures != 10 || st.Rejected != 1 {
+		t.Errorf("disabled: %+v; want 10 failures counted, still disabled", st)
+	}
+	b.Reset()
+	call(b, verdict.Failure)
+	b.Reset()
+	b.Reset() // no change: no report
+	want := []string{
+		"api: closed > forced-open", "api: forced-open > disabled", "api: disabled > closed",
+		"api: closed > open", "api: open > closed",
+	}
+	if diff := cmp.Diff(want, changes); diff != "" {
+		t.Errorf("OnStateChange (-want +got):\n%s", diff)
+	}
+}
+
+func TestOpenError(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{Name: "https://api.example.com:443", ConsecutiveFailures: 1})
+	call(b, verdict.Failure)
+	clock.Advance(2 * time.Second)
+	err := call(b, verdict.Success)
+	if got, want := err.Error(), "breaker https://api.example.com:443: circuit open for 5s"; got != want {
+		t.Errorf("Error() = %q; want %q", got, want)
+	}
+	oe := openError(t, err)
+	if !oe.Until.Equal(epoch.Add(5 * time.Second)) {
+		t.Errorf("Until = %v; want epoch+5s", oe.Until)
+	}
+	for _, tt := range []struct {
+		at   time.Duration
+		want time.Duration
+	}{{0, 5 * time.Second}, {2 * time.Second, 3 * time.Second}, {5 * time.Second, 0}, {time.Minute, 0}} {
+		if d, ok := oe.Remaining(epoch.Add(tt.at)); d != tt.want || !ok {
+			t.Errorf("Remaining at +%v = %v, %v; want %v, true", tt.at, d, ok, tt.want)
+		}
+	}
+	// Every refusal in one opening is the same error: no allocation.
+	if err2 := call(b, verdict.Success); err2 != err {
+		t.Errorf("two refusals in one opening returned different errors")
+	}
+	anon, _ := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 1})
+	call(anon, verdict.Failure)
+	if got := call(anon, verdict.Success).Error(); got != "breaker: circuit open for 5s" {
+		t.Errorf("unnamed Error() = %q", got)
+	}
+}
+
+func TestJitteredOpenForDrawsFromRandom(t *testing.T) {
+	s := schedule.FullJitter(time.Second, time.Minute)
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, OpenFor: s, Random: randcap.Seeded(42)})
+	run := interp.Start(s, 42)
+	var got, want []time.Duration
+	call(b, verdict.Failure)
+	var since time.Duration
+	for range 8 {
+		_, err := b.Allow()
+		d := openError(t, err).For
+		got = append(got, d)
+		w, _ := run.Next(since, since)
+		want = append(want, w)
+		clock.Advance(d)
+		since += d
+		call(b, verdict.Failure) // the probe fails
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("open durations (-interp +breaker):\n%s", diff)
+	}
+}
+
+func TestOpenForThatStopsKeepsItsLastDelay(t *testing.T) {
+	s := schedule.Intersect{A: schedule.Exponential{Base: time.Second, FactorPct: 200, Cap: time.Hour}, B: schedule.Times{N: 3}}
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, OpenFor: s})
+	call(b, verdict.Failure)
+	var got []time.Duration
+	for range 4 {
+		_, err := b.Allow()
+		d := openError(t, err).For
+		got = append(got, d)
+		clock.Advance(d)
+		call(b, verdict.Failure)
+	}
+	want := []time.Duration{time.Second, 2 * time.Second, 2 * time.Second, 2 * time.Second}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("open durations (-want +got):\n%s", diff)
+	}
+}
+
+func TestStateString(t *testing.T) {
+	var got []string
+	for s := range breaker.State(6) {
+		got = append(got, s.String())
+	}
+	want := []string{"closed", "half-open", "open", "forced-open", "disabled", "state(5)"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("State.String (-want +got):\n%s", diff)
+	}
+}
+
+func TestNoAllocations(t *testing.T) {
+	b, _ := newBreaker(t, breaker.Config{})
+	if n := testing.AllocsPerRun(1000, func() { call(b, verdict.Success) }); n != 0 {
+		t.Errorf("closed Allow+Record(Success) allocates %v times", n)
+	}
+	if n := testing.AllocsPerRun(1000, func() { call(b, verdict.Neutral) }); n != 0 {
+		t.Errorf("closed Allow+Record(Neutral) allocates %v times", n)
+	}
+	b.ForceOpen()
+	if n := testing.AllocsPerRun(1000, func() { call(b, verdict.Success) }); n != 0 {
+		t.Errorf("a refusal allocates %v times", n)
+	}
+	slow, _ := newBreaker(t, breaker.Config{SlowCall: time.Second})
+	if n := testing.AllocsPerRun(1000, func() { call(slow, verdict.Success) }); n != 0 {
+		t.Errorf("timed Allow+Record allocates %v times", n)
+	}
+}

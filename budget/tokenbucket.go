@@ -1,0 +1,138 @@
+package budget
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+
+	"github.com/recur-go/recur/verdict"
+)
+
+// Defaults and limits of TokenBucketConfig, from gRFC A6.
+const (
+	DefaultMaxTokens  = 10
+	DefaultTokenRatio = 0.1
+	// MaxMaxTokens is the largest MaxTokens A6 allows.
+	MaxMaxTokens = 1000
+)
+
+// TokenBucketConfig configures gRPC's retry throttling (gRFC A6).
+type TokenBucketConfig struct {
+	// MaxTokens is the bucket's size; it starts full. Each failed attempt
+	// takes a token, and retries are made only while more than half of
+	// them are left. Zero means 10; it must not exceed 1000.
+	MaxTokens int
+	// TokenRatio is what each successful attempt puts back, in tokens,
+	// rounded to thousandths as A6 says. With the default 0.1, a target
+	// must answer ten attempts for every failure to keep retries coming.
+	// Zero means 0.1; it must be at least 0.001.
+	TokenRatio float64
+}
+
+func (TokenBucketConfig) config() {}
+
+// New returns NewTokenBucket(c) as a Budget.
+func (c TokenBucketConfig) New() (Budget, error) {
+	b, err := NewTokenBucket(c)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// TokenBucket is gRPC's retry throttle (gRFC A6): a bucket of MaxTokens
+// tokens that each failed attempt drains by one and each success refills
+// by TokenRatio; a retry is allowed only while the bucket is more than
+// half full. A healthy target keeps it full; a failing one empties it to
+// the half mark within MaxTokens/2 failures, after which retries stop
+// until successes refill it. That bounds the extra load retries add to
+// about TokenRatio per attempt: 10% with the defaults, never a storm.
+//
+// The count lives in one atomic integer of thousandths of a token, as in
+// grpc-go; nothing locks and no clock is read. A TokenBucket never refuses
+// a first attempt.
+type TokenBucket struct {
+	tokens atomic.Int64 // thousandths
+	_      [56]byte
+	max, half, ratio int64 // thousandths
+
+	requests  atomic.Uint64
+	_         [56]byte
+	retries   atomic.Uint64
+	throttled atomic.Uint64
+}
+
+// NewTokenBucket returns a full token bucket, or an error that names the
+// bad field of c.
+func NewTokenBucket(c TokenBucketConfig) (*TokenBucket, error) {
+	switch {
+	case c.MaxTokens == 0:
+		c.MaxTokens = DefaultMaxTokens
+	case c.MaxTokens < 0 || c.MaxTokens > MaxMaxTokens:
+		return nil, fmt.Errorf("budget: TokenBucketConfig.MaxTokens = %d is not from 1 to %d", c.MaxTokens, MaxMaxTokens)
+	}
+	if c.TokenRatio == 0 {
+		c.TokenRatio = DefaultTokenRatio
+	}
+	ratio := math.Round(c.TokenRatio * 1000)
+	if !(ratio >= 1) || ratio > float64(c.MaxTokens)*1000 {
+		return nil, fmt.Errorf("budget: TokenBucketConfig.TokenRatio = %v is not from 0.001 to MaxTokens", c.TokenRatio)
+	}
+	b := &TokenBucket{max: int64(c.MaxTokens) * 1000, ratio: int64(ratio)}
+	b.half = b.max / 2
+	b.tokens.Store(b.max)
+	return b, nil
+}
+
+// Request counts the call and allows it.
+func (b *TokenBucket) Request() bool {
+	b.requests.Add(1)
+	return true
+}
+
+// AllowRetry reports whether more than half the tokens are left.
+func (b *TokenBucket) AllowRetry() bool {
+	if b.tokens.Load() > b.half {
+		b.retries.Add(1)
+		return true
+	}
+	b.throttled.Add(1)
+	return false
+}
+
+// Record puts TokenRatio back for a Success and takes a token for an
+// attempt that failed or was pushed back (Transient, Retryable, Failure):
+// the bucket measures load the target could not take, so a 429 drains it
+// although it does not count against the target's health in a breaker.
+// Neutral and unknown verdicts change nothing.
+func (b *TokenBucket) Record(v verdict.Verdict) {
+	switch v {
+	case verdict.Success:
+		for {
+			t := b.tokens.Load()
+			if t >= b.max || b.tokens.CompareAndSwap(t, min(t+b.ratio, b.max)) {
+				return
+			}
+		}
+	case verdict.Transient, verdict.Retryable, verdict.Failure:
+		for {
+			t := b.tokens.Load()
+			if t <= 0 || b.tokens.CompareAndSwap(t, max(t-1000, 0)) {
+				return
+			}
+		}
+	}
+}
+
+// Tokens returns the tokens left.
+func (b *TokenBucket) Tokens() float64 { return float64(b.tokens.Load()) / 1000 }
+
+// Stats returns the bucket's counters.
+func (b *TokenBucket) Stats() Stats {
+	return Stats{
+		Requests:  b.requests.Load(),
+		Retries:   b.retries.Load(),
+		Throttled: b.throttled.Load(),
+		Tokens:    b.Tokens(),
+	}
+}

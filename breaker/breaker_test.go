@@ -189,7 +189,7 @@ func TestSlowCalls(t *testing.T) {
 	}
 	slow(verdict.Success, 999*time.Millisecond) // not slow
 	slow(verdict.Success, time.Second)          // slow
-	slow(verdict.Neutral, 2*time.Second)       // counts nothing
+	slow(verdict.Neutral, 2*time.Second)        // counts nothing
 	slow(verdict.Success, 10*time.Millisecond)
 	if st := b.Stats(); st.Slow != 1 || st.State != breaker.Closed {
 		t.Fatalf("after 3 counted calls, 1 slow: %+v", st)

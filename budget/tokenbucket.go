@@ -52,8 +52,8 @@ func (c TokenBucketConfig) New() (Budget, error) {
 // grpc-go; nothing locks and no clock is read. A TokenBucket never refuses
 // a first attempt.
 type TokenBucket struct {
-	tokens atomic.Int64 // thousandths
-	_      [56]byte
+	tokens           atomic.Int64 // thousandths
+	_                [56]byte
 	max, half, ratio int64 // thousandths
 
 	requests  atomic.Uint64

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/recur-go/recur/parse"
-	"github.com/recur-go/recur/schedule"
 )
 
 // benchPolicies are the seeds' two examples and a 10-node composite.
@@ -18,6 +17,7 @@ func BenchmarkParse(b *testing.B) {
 	for _, p := range benchPolicies {
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
+			b.SetBytes(int64(len(p.src)))
 			for b.Loop() {
 				if _, err := parse.Parse(p.src); err != nil {
 					b.Fatal(err)
@@ -27,6 +27,8 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// BenchmarkString is the canonical form as schedule.Schedule's String
+// method prints it: a new string each time.
 func BenchmarkString(b *testing.B) {
 	for _, p := range benchPolicies {
 		s, err := parse.Parse(p.src)
@@ -42,7 +44,27 @@ func BenchmarkString(b *testing.B) {
 	}
 }
 
+// BenchmarkAppendText is the canonical form appended to a reused buffer,
+// as a logger or encoder does through encoding.TextAppender.
 func BenchmarkAppendText(b *testing.B) {
+	for _, p := range benchPolicies {
+		s, err := parse.Parse(p.src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pol := parse.Policy{Schedule: s}
+		b.Run(p.name, func(b *testing.B) {
+			b.ReportAllocs()
+			buf := make([]byte, 0, 256)
+			for b.Loop() {
+				buf, _ = pol.AppendText(buf[:0])
+			}
+		})
+	}
+}
+
+// BenchmarkFormatInfix is the infix form for people.
+func BenchmarkFormatInfix(b *testing.B) {
 	for _, p := range benchPolicies {
 		s, err := parse.Parse(p.src)
 		if err != nil {
@@ -50,9 +72,8 @@ func BenchmarkAppendText(b *testing.B) {
 		}
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
-			buf := make([]byte, 0, 256)
 			for b.Loop() {
-				buf = schedule.AppendText(buf[:0], s)
+				_ = parse.Format(s, parse.Infix)
 			}
 		})
 	}

@@ -1,0 +1,134 @@
+package parse
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// bind matches the arguments of call c to the parameters of def, by
+// position and then by name, and returns them in parameter order.
+func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
+	if len(c.Args) != len(def.params) {
+		msg := def.name + " takes " + def.sig
+		if len(def.params) == 0 {
+			msg = def.name + " takes no arguments"
+		}
+		msg += "; got " + strconv.Itoa(len(c.Args)) + " argument"
+		if len(c.Args) != 1 {
+			msg += "s"
+		}
+		return nil, newError(b.src, c.Name.Pos.Offset, c.Name.Value, msg, "")
+	}
+	if len(c.Args) == 0 {
+		return nil, nil
+	}
+	var named bool
+	out := make([]*astArg, len(def.params))
+	for i, a := range c.Args {
+		if a.Field.Type == 0 {
+			if named {
+				off := a.valueOffset()
+				return nil, newError(b.src, off, tokenAt(b.src, off), def.name+": positional argument after a named one", "")
+			}
+			out[i] = a
+			continue
+		}
+		named = true
+		field := a.Field.Value
+		j := def.paramIndex(field)
+		if j < 0 {
+			msg := def.name + " has no parameter " + strconv.Quote(field)
+			if s := suggest(field, def.paramNames()); s != "" {
+				msg += "; did you mean " + strconv.Quote(s) + "?"
+			}
+			return nil, newError(b.src, a.Field.Pos.Offset, field, msg, "")
+		}
+		if out[j] != nil {
+			return nil, newError(b.src, a.Field.Pos.Offset, field, def.name+": "+def.params[j].name+" is given twice", "")
+		}
+		out[j] = a
+	}
+	return out, nil
+}
+
+// valueOffset returns the offset of the argument's value.
+func (a *astArg) valueOffset() int {
+	switch {
+	case a.Num.Type != 0:
+		return a.Num.Pos.Offset
+	case a.Head.Group != nil:
+		return a.Head.Open.Pos.Offset
+	}
+	return a.Head.Name.Pos.Offset
+}
+
+// errKind marks a number given where a policy or another kind of number
+// belongs; orWrongKind turns it into a message naming the parameter.
+var errKind = errors.New("wrong kind")
+
+// durationArg reads a duration argument.
+func (b *builder) durationArg(a *astArg) (time.Duration, error) {
+	if a.Num.Type == 0 || strings.HasSuffix(a.Num.Value, "%") {
+		return 0, errKind
+	}
+	return b.duration(a.Num)
+}
+
+// duration reads a duration token.
+func (b *builder) duration(n lexer.Token) (time.Duration, error) {
+	d, msg := parseDur(n.Value)
+	if msg != "" {
+		return 0, newError(b.src, n.Pos.Offset, n.Value, msg, "")
+	}
+	return d, nil
+}
+
+// integer reads an integer or a percentage argument.
+func (b *builder) integer(p param, a *astArg) (int, error) {
+	text := a.Num.Value
+	if a.Num.Type == 0 {
+		return 0, errKind
+	}
+	var (
+		v   int
+		msg string
+	)
+	if p.kind == kindPct {
+		if !isPlainInt(strings.TrimSuffix(text, "%")) {
+			return 0, errKind
+		}
+		v, msg = parsePct(text)
+	} else {
+		if !isPlainInt(text) {
+			return 0, errKind
+		}
+		v, msg = parseInt(text)
+	}
+	if msg != "" {
+		return 0, newError(b.src, a.Num.Pos.Offset, text, msg, "")
+	}
+	return v, nil
+}
+
+func (b *builder) orWrongKind(err error, def *builtin, p param, a *astArg) error {
+	if err == errKind {
+		return b.wrongKind(def, p, a)
+	}
+	return err
+}
+
+// wrongKind is the error for an argument of the wrong kind.
+func (b *builder) wrongKind(def *builtin, p param, a *astArg) error {
+	msg := def.name + ": " + p.name + " wants " + p.kind.String() + ", got "
+	if a.Num.Type == 0 {
+		msg += "a policy"
+	} else {
+		msg += a.Num.Value
+	}
+	off := a.valueOffset()
+	return newError(b.src, off, tokenAt(b.src, off), msg, "")
+}

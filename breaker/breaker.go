@@ -30,6 +30,7 @@ type Breaker struct {
 	win window.Window
 
 	until    atomic.Int64 // when an Open breaker may half-open
+	probeBy  atomic.Int64 // when a HalfOpen breaker's probes time out
 	openErr  atomic.Pointer[OpenError]
 	rejected atomic.Uint64
 
@@ -89,12 +90,17 @@ func (b *Breaker) Allow() (Permit, error) {
 		case Closed, Disabled:
 			return b.permit(w), nil
 		case HalfOpen:
-			if probesOf(w) >= b.s.HalfOpenProbes {
+			if probesOf(w) < b.s.HalfOpenProbes {
+				if b.word.CompareAndSwap(w, w+probeOne) {
+					return b.permit(w), nil
+				}
+				continue
+			}
+			now := b.now()
+			if now < b.probeBy.Load() {
 				return b.reject()
 			}
-			if b.word.CompareAndSwap(w, w+probeOne) {
-				return b.permit(w), nil
-			}
+			b.timeout(w, now)
 		case Open:
 			now := b.now()
 			if now < b.until.Load() {

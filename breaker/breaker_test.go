@@ -450,3 +450,27 @@ func TestNoAllocations(t *testing.T) {
 		t.Errorf("timed Allow+Record allocates %v times", n)
 	}
 }
+
+// A probe that is never recorded does not keep the breaker half-open: once
+// the open duration has passed again, the probe counts as failed.
+func TestLostProbeTimesOut(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1})
+	call(b, verdict.Failure)
+	clock.Advance(5 * time.Second)
+	lost, err := b.Allow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(5*time.Second - time.Nanosecond)
+	if oe := openError(t, call(b, verdict.Success)); oe.State != breaker.HalfOpen {
+		t.Fatalf("while the probe may still answer: %+v; want a half-open refusal", oe)
+	}
+	clock.Advance(time.Nanosecond)
+	if oe := openError(t, call(b, verdict.Success)); oe.State != breaker.Open || oe.For != 10*time.Second {
+		t.Fatalf("after the probe timed out: %+v; want open for 10s", oe)
+	}
+	b.Record(lost, verdict.Success) // too late: counts nothing
+	if st := b.Stats(); st.State != breaker.Open || st.Opened != 2 || st.Successes != 0 {
+		t.Errorf("Stats = %+v; want open, opened twice, no success", st)
+	}
+}

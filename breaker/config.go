@@ -92,7 +92,10 @@ type Config struct {
 	// HalfOpenProbes is how many calls a half-open breaker lets through;
 	// it refuses the rest at once. All must succeed to close it; any
 	// failure opens it again. A probe whose outcome counts nothing
-	// (Retryable, Neutral) frees its place for another. Zero means 1;
+	// (Retryable, Neutral) frees its place for another. Probes that have
+	// not all been recorded when the open duration has passed again
+	// count as failed: the next call reopens the breaker, so a caller
+	// that loses a Permit cannot keep it half-open forever. Zero means 1;
 	// negative or more than MaxHalfOpenProbes is an error.
 	HalfOpenProbes int
 

@@ -33,7 +33,8 @@ type model struct {
 	k        int     // openings in a row
 	openFor  time.Duration
 	until    time.Duration
-	admitted int // probes let through while half-open
+	halfAt   time.Duration // when it half-opened
+	admitted int           // probes let through while half-open
 	probeOK  int
 	stats    breaker.Stats
 	changes  []string
@@ -108,23 +109,32 @@ func (m *model) trips() bool {
 }
 
 func (m *model) allow() (permit, bool) {
-	switch m.state {
-	case breaker.Closed, breaker.Disabled:
-		return permit{gen: m.gen, start: m.now}, true
-	case breaker.Open:
-		if m.now < m.until {
-			break
-		}
-		m.enter(breaker.HalfOpen)
-		fallthrough
-	case breaker.HalfOpen:
-		if m.admitted < m.probes {
-			m.admitted++
+	for {
+		switch m.state {
+		case breaker.Closed, breaker.Disabled:
 			return permit{gen: m.gen, start: m.now}, true
+		case breaker.Open:
+			if m.now < m.until {
+				m.stats.Rejected++
+				return permit{}, false
+			}
+			m.enter(breaker.HalfOpen)
+			m.halfAt = m.now
+		case breaker.HalfOpen:
+			if m.admitted < m.probes {
+				m.admitted++
+				return permit{gen: m.gen, start: m.now}, true
+			}
+			if m.now < m.halfAt+m.openFor {
+				m.stats.Rejected++
+				return permit{}, false
+			}
+			m.open(breaker.HalfOpen) // the probes timed out
+		default:
+			m.stats.Rejected++
+			return permit{}, false
 		}
 	}
-	m.stats.Rejected++
-	return permit{}, false
 }
 
 func (m *model) count(failed, slow bool) {

@@ -52,9 +52,23 @@ func (b *Breaker) halfOpen(w uint64, now int64) {
 		return
 	}
 	b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
+	b.probeBy.Store(int64(schedule.AddSat(time.Duration(now), b.lastDelay)))
 	b.enterLocked(now, HalfOpen)
 	b.mu.Unlock()
 	b.notify(transition{from: Open, to: HalfOpen})
+}
+
+// timeout opens a HalfOpen breaker whose generation is still w's and
+// whose probes have not all reported within the open duration: a probe
+// that was never recorded must not keep the breaker half-open forever.
+func (b *Breaker) timeout(w uint64, now int64) {
+	b.mu.Lock()
+	var t transition
+	if b.word.Load()&^probeMask == w&^probeMask {
+		t = b.openLocked(now, HalfOpen, "probe timed out")
+	}
+	b.mu.Unlock()
+	b.notify(t)
 }
 
 // closeLocked closes a half-open breaker whose probes all succeeded.

@@ -67,7 +67,7 @@ func Bounds(s Schedule) Limits {
 		a = analyzer{steps: stepBudget, hazards: true}
 		e = a.drive(s, 0, true)
 	}
-	l := Limits{MaxAttempts: int(e.att), MinTotal: time.Duration(e.lo), MaxTotal: time.Duration(e.hi), Stops: !neverStops(s)}
+	l := Limits{MaxAttempts: int(min(e.att, math.MaxInt)), MinTotal: time.Duration(e.lo), MaxTotal: time.Duration(e.hi), Stops: !neverStops(s)}
 	if e.never || !l.Stops {
 		l.MaxAttempts, l.MinTotal = math.MaxInt, MaxDuration
 	}

@@ -1,6 +1,7 @@
 package parse_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -105,6 +106,43 @@ func BenchmarkHostile(b *testing.B) {
 				if _, err := parse.Parse(in.src); err == nil {
 					b.Fatal("no error")
 				}
+			}
+		})
+	}
+}
+
+// allocated returns the bytes and objects one call of f allocates.
+func allocated(f func()) (bytes, objects uint64) {
+	var before, after runtime.MemStats
+	f() // warm up
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs
+}
+
+// TestLinearWork checks that the memory Parse allocates grows linearly
+// with the input, for inputs that stress each part of the parser: a
+// quadratic step (copying a growing list, rescanning the input) would show
+// here as a ratio near 16 rather than 4. Allocation is deterministic, so
+// unlike a timing this cannot flake.
+func TestLinearWork(t *testing.T) {
+	inputs := map[string]func(n int) string{
+		"& chain":    func(n int) string { return strings.Repeat("Forever & ", n) + "Forever" },
+		"then chain": func(n int) string { return strings.Repeat("Forever then ", n) + "Forever" },
+		"arguments":  func(n int) string { return "Times(" + strings.Repeat("1, ", n) + "1)" },
+		"comments":   func(n int) string { return strings.Repeat("# comment\n", n) + "Forever" },
+		"error late": func(n int) string { return strings.Repeat("Times(1) | ", n) + "Times(1) Times(2)" },
+	}
+	for name, gen := range inputs {
+		t.Run(name, func(t *testing.T) {
+			small, large := gen(1000), gen(4000)
+			sb, so := allocated(func() { _, _ = parse.Parse(small) })
+			lb, lo := allocated(func() { _, _ = parse.Parse(large) })
+			t.Logf("ratios: %.2f bytes, %.2f objects", float64(lb)/float64(sb), float64(lo)/float64(so))
+			if lb > 6*sb || lo > 6*so {
+				t.Errorf("4× the input allocates %d bytes in %d objects, against %d bytes in %d objects: not linear", lb, lo, sb, so)
 			}
 		})
 	}

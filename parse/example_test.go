@@ -88,6 +88,7 @@ func ExamplePolicy() {
 		fmt.Println(err)
 		return
 	}
+	// c.Retry.Schedule is the schedule.Schedule to hand to a runner.
 	fmt.Println(c.Retry.Schedule)
 
 	// It is written back in canonical form.

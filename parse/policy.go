@@ -22,6 +22,11 @@ import (
 // so a config without the field round-trips. A program gives it its own
 // meaning, usually a default schedule. Text that is not empty must parse:
 // blank text or a lone comment is an error, as in Parse.
+//
+// Hand p.Schedule, not p, to code that wants a schedule.Schedule: through
+// the embedded field a Policy satisfies that interface too, but it is not
+// one of the variants, so interpreters and type switches do not know it,
+// and Policy{s} != s.
 type Policy struct {
 	schedule.Schedule
 }

@@ -74,8 +74,10 @@ type Config struct {
 	MinCalls int
 
 	// Window is how far back the rate rules look. It is kept as 10
-	// buckets of Window/10 each, so calls leave it a bucket at a time.
-	// Zero means 10 s; less than 10 ns is an error.
+	// buckets of Window/10 each: the current bucket and the nine before
+	// it, so it reaches back between 9/10 of Window and all of it, and
+	// calls leave it a bucket at a time. Zero means 10 s; less than 10 ns
+	// is an error.
 	Window time.Duration
 
 	// OpenFor is how long the breaker stays open: the k-th opening in a

@@ -187,7 +187,7 @@ func Cases() []Case {
 		}).why("a fixed 50ms with jitter factor 1: a draw in [0, 100ms]"),
 		failsafeCase("NewBuilder().WithBackoff(50ms, max).WithJitterFactor(1)", max, func() retrypolicy.Builder[int] {
 			return retrypolicy.NewBuilder[int]().WithBackoff(half, maxD).WithJitterFactor(1)
-		}).why("as WithBackoff(100ms, max), one step later"),
+		}).why("as WithBackoff(100ms, max): zero from step 39 on, and at step 38 too when the jittered draw there passes 2⁶³"),
 	}
 }
 
@@ -225,7 +225,7 @@ func ZeroBases() []ZeroBase {
 			b := goretry.NewExponential(0)
 			return take(n, func() time.Duration { d, _ := b.Next(); return d }), nil
 		}},
-		{Lib: "avast", Config: "default (CombineDelay(BackOffDelay, RandomDelay)), Delay(0)", Note: "BackOffDelay writes Delay = 1ns into the Config; RandomDelay adds up to MaxJitter (100ms), so the delays look plausible but do not grow for 26 steps",
+		{Lib: "avast", Config: "default (CombineDelay(BackOffDelay, RandomDelay)), Delay(0)", Note: "BackOffDelay writes Delay = 1ns into the Config; RandomDelay adds up to MaxJitter (100ms), so the delays look plausible, but the exponential part stays below 100ms until step 28",
 			Try: stepper(avastCase("", "", retry.CombineDelay(retry.BackOffDelay, retry.RandomDelay), 0, 0))},
 		{Lib: "avast", Config: "BackOffDelay, Delay(0)", Note: "Delay 0 silently becomes 1ns",
 			Try: stepper(avastCase("", "", retry.BackOffDelay, 0, 0))},

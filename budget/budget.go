@@ -7,9 +7,11 @@ import "github.com/recur-go/recur/verdict"
 //
 //	if !b.Request() { fail the call with ErrThrottled }   // once per call
 //	attempt; b.Record(verdict)                             // after every attempt
-//	if !b.AllowRetry() { give up, reason "budget" }        // before every retry
+//	if !b.AllowRetry() { give up, reason "budget" }        // before every retry's wait
 //	attempt; b.Record(verdict)
 //
+// With a circuit breaker, each attempt asks the breaker first; a call the
+// breaker refuses is not reported to the budget (see docs/budgets.md).
 // Implementations are safe for concurrent use.
 type Budget interface {
 	// Request is called once per call, before its first attempt. It
@@ -48,3 +50,9 @@ type Config interface {
 	New() (Budget, error)
 	config()
 }
+
+var (
+	_ Budget = (*TokenBucket)(nil)
+	_ Budget = (*Ratio)(nil)
+	_ Budget = (*Adaptive)(nil)
+)

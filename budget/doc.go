@@ -26,13 +26,13 @@
 //     It is load shedding rather than a retry budget, and combines with
 //     either of the others.
 //
-// A runner asks the budget before each call (Request), after each attempt
-// tells it the attempt's verdict (Record), and asks again before each
-// retry (AllowRetry). Package retry does this when its options carry a
-// budget; a refused retry ends the call with the last error and the
-// reason "budget", a refused call fails with ErrThrottled. Used with a
-// circuit breaker, the breaker is asked first: a call the breaker refuses
-// never reaches the budget.
+// A runner asks the budget before each call (Request), after each
+// attempt tells it the attempt's verdict (Record), and asks again before
+// each retry (AllowRetry). The runners of package retry make these calls
+// when their options carry a budget; a refused retry ends the call with
+// the last error and the reason "budget", a refused call fails with
+// ErrThrottled. Used with a circuit breaker, the breaker is asked first: a
+// call the breaker refuses never reaches the budget.
 //
 // Budgets count load, breakers count health: a Retryable outcome (HTTP
 // 429, the target pushing back) costs a TokenBucket a token and is not an

@@ -43,8 +43,9 @@ type Breaker struct {
 	opened    uint64        // openings ever, for Stats
 }
 
-// Permit is the admission Allow gives a call. Pass it to Record with the
-// call's verdict. It is a small value; the zero Permit records nothing.
+// Permit is the admission Allow gives a call. Pass it to the same
+// breaker's Record with the call's verdict, once. It is a small value; the
+// zero Permit records nothing.
 type Permit struct {
 	w     uint64 // the breaker's word when it admitted the call, probes masked
 	start int64  // when, if the breaker times calls

@@ -23,8 +23,8 @@ func Retry[T any](ctx context.Context, o Options, s schedule.Schedule, op func(c
 // The first attempt is always made. After a failed attempt:
 //
 //   - an error worth does not want retried is returned at once, unchanged;
-//   - if ctx is done, RetryWhile returns an *Error with Reason Canceled or
-//     Deadline;
+//   - if ctx is done, or its deadline has passed by Options.Clock,
+//     RetryWhile returns an *Error with Reason Canceled or Deadline;
 //   - if the error carries a negative pushback (see Pushback), it returns
 //     an *Error with Reason Refused;
 //   - it asks the schedule; if the schedule stops, it returns an *Error

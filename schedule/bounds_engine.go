@@ -245,9 +245,10 @@ func (e *engine) ahead(i int) int64 {
 			return 0
 		case e.dLo == 0:
 			return inf // the time stands still
-		case e.dLo == every && nd.last == every:
-			// On the grid, one slot per decision, until the slots saturate.
-			return max(0, (inf-nd.start)/every-nd.a-1)
+		case e.dLo%every == 0 && nd.last == every:
+			// On the grid, dLo/every slots per decision, until the slots
+			// saturate.
+			return max(0, ((inf-nd.start)/every-nd.a-1)/(e.dLo/every))
 		}
 		return 0
 
@@ -322,9 +323,7 @@ func (e *engine) skip(i int, m int64) {
 	nd.k = addSat(nd.k, m)
 	switch nd.s.(type) {
 	case Spaced:
-		if e.dLo != 0 {
-			nd.a += m // one slot per decision
-		}
+		nd.a += m * (e.dLo / int64(nd.s.(Spaced).Every)) // ahead saw dLo%Every == 0
 	case Jittered, Capped, UpTo:
 		e.skip(i+1, m)
 	case Union:

@@ -61,6 +61,8 @@ func TestBounds(t *testing.T) {
 		// Three decisions at once while Times(3) goes on, then 10s apart
 		// from 0s to 60s.
 		{"Union with an UpTo, no randomness", union{upTo{spaced{10 * sec}, time.Minute}, times{3}}, schedule.Limits{9, time.Minute, time.Minute, true}},
+		// Spaced stays on its grid, 15 slots per decision.
+		{"Spaced inside a slower Intersect", intersect{intersect{spaced{2 * ms}, expo{30 * ms, 100, 30 * ms}}, times{1_000_000}}, schedule.Limits{1_000_000, 999_999 * 30 * ms, 999_999 * 30 * ms, true}},
 		{"Union that never stops", union{upTo{spaced{sec}, 10 * sec}, backoff}, schedule.Limits{many, none, none, false}},
 		{"invalid stops at once", times{0}, schedule.Limits{1, 0, 0, true}},
 		{"nil stops at once", nil, schedule.Limits{1, 0, 0, true}},

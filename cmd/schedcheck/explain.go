@@ -80,6 +80,10 @@ func summary(b schedule.Limits) string {
 	switch {
 	case !b.Stops:
 		return attempts + "; never gives up on its own"
+	case b.MinTotal == schedule.MaxDuration:
+		return attempts + "; its waits alone never end it: it gives up when its time budget runs out"
+	case b.MinTotal > b.MaxTotal:
+		return attempts + "; it gives up only on its time budget"
 	case b.TotalBounded() && b.MinTotal == b.MaxTotal:
 		return attempts + " and " + dur(b.MaxTotal) + " of waiting in all, then it gives up"
 	case b.TotalBounded():

@@ -75,6 +75,7 @@ func TestGolden(t *testing.T) {
 		{"fmt_simplify", []string{"fmt", "--simplify", "times(3) | times(5) | (forever & spaced(1s))"}, 0},
 		{"explain", []string{"explain", "backoff(100ms, 30s) & times(5)"}, 0},
 		{"explain_forever", []string{"explain", "times(3) then spaced(1m)"}, 0},
+		{"explain_upto_forever", []string{"explain", "forever upto 1m"}, 0},
 		{"lint", []string{"lint", "exponential(100ms, 200%, 30s) & times(8)", "fulljitter(100ms, 30s) & times(3)"}, 0},
 		{"lint_error", []string{"lint", "spaced(1s)"}, 1},
 		{"simulate", []string{"simulate", "backoff(100ms, 30s) & times(5)", "--seed", "7"}, 0},

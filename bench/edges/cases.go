@@ -116,7 +116,7 @@ const maxD = schedule.MaxDuration
 
 func (c Case) why(note string) Case { c.Note = note; return c }
 
-// Overflow is the Go spec's rule that the notes below lean on: a
+// overflow is the Go spec's rule that the notes below lean on: a
 // float-to-integer conversion whose value does not fit gives an
 // implementation-dependent result; on amd64 it is math.MinInt64 (arm64
 // saturates instead, so these rows differ there).

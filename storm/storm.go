@@ -9,7 +9,7 @@
 // when its write succeeds or its schedule stops. One client wins every
 // round, so without backoff the work grows with the square of the number of
 // clients. The simulation counts the work (write calls) and the time until
-// the last client is done, and shows why jitter matters: without it, clients
+// the last client succeeded, and shows why jitter matters: without it, clients
 // that collided once collide again.
 //
 // Simulate is deterministic: the same Config gives the same Result.
@@ -41,7 +41,7 @@ type Result struct {
 	Clients  int           // contending clients
 	Runs     int           // runs averaged
 	Calls    float64       // write calls per run: the work
-	Time     time.Duration // mean time from the start until the last client was done
+	Time     time.Duration // mean time from the start until the last client succeeded
 	GaveUp   float64       // clients per run whose schedule stopped before they succeeded
 	Cut      int           // runs cut short at MaxCalls
 	Attempts float64       // attempts per client: Calls / Clients
@@ -150,7 +150,7 @@ func (w *world) send(at int64, c, kind int, version int64) {
 }
 
 // run simulates one run and returns the write calls, the time the last
-// client was done, how many gave up and whether it was cut short.
+// client succeeded, how many gave up and whether it was cut short.
 func (w *world) run() (calls int, end int64, gaveUp int, cut bool) {
 	w.q = w.q[:0]
 	w.seq = 0
@@ -186,9 +186,9 @@ func (w *world) run() (calls int, end int64, gaveUp int, cut bool) {
 				return calls, e.at, gaveUp, true
 			}
 		case writeReply:
-			end = max(end, e.at)
 			if e.version == 1 {
-				continue // done
+				end = max(end, e.at) // this client is done
+				continue
 			}
 			d, ok := c.run.Next(time.Duration(c.attempt), time.Duration(e.at))
 			if !ok {

@@ -16,7 +16,7 @@ one row with optimistic concurrency (read the version, write it back if
 unchanged), over a network whose one-way delay is |Normal(10ms, 2ms)|. A
 client whose write lost retries on its policy. The table compares the
 policies: write calls per run (the work the store did), time until the last
-client was done, and clients that gave up because their policy stopped,
+client succeeded, and clients that gave up because their policy stopped,
 averaged over --runs runs.
 
 Examples:

@@ -2,7 +2,7 @@
 // recur schedule (package defaults), and recur's own through Brooker's
 // contention simulation (package storm), and prints a markdown table: for
 // N clients contending for one row, the write calls per run, the time
-// until the last client was done, and the clients that gave up.
+// until the last client succeeded, and the clients that gave up.
 //
 //	cd bench && go run ./cmd/outcomes
 package main
@@ -49,7 +49,7 @@ func main() {
 	}
 	fmt.Print(b.String())
 
-	fmt.Print("\nEach cell: write calls per run (the work) / time until the last client was done, succeeded or gave up / clients per run that gave up. Averages over the runs.\n\n")
+	fmt.Print("\nEach cell: write calls per run (the work) / time until the last client succeeded / clients per run that gave up. Averages over the runs.\n\n")
 	fmt.Print("| policy | as a schedule | from | what the schedule does not say |\n|---|---|---|---|\n")
 	for _, p := range policies {
 		differs := p.Differs

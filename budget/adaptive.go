@@ -73,23 +73,26 @@ func (c AdaptiveConfig) New() (Budget, error) {
 // reading the clock; only when that says to refuse does it read the clock
 // and judge again by the window as of now.
 type Adaptive struct {
-	win   window.Window // counters: aCalls, aAccepts
+	win   window.Window // counters: aAccepts, aOthers; calls are their sum
 	k     float64
 	seed  uint64
 	clock clockcap.Clock
 	epoch time.Time
+	_     [64]byte
+
+	requests atomic.Uint64 // written by every call: a cache line of its own
+	_        [56]byte
 
 	mu        sync.Mutex
 	draws     atomic.Uint64
-	requests  atomic.Uint64
 	refused   atomic.Uint64
 	retries   atomic.Uint64
 	throttled atomic.Uint64
 }
 
 const (
-	aCalls = iota
-	aAccepts
+	aAccepts = iota // calls the target accepted
+	aOthers         // calls it did not, or that the throttle refused
 )
 
 // NewAdaptive returns an Adaptive, or an error that names the bad
@@ -141,19 +144,21 @@ func (a *Adaptive) AllowRetry() bool {
 // admit decides whether to let an attempt through, and counts it as a
 // call if not.
 func (a *Adaptive) admit() bool {
-	// While calls ≤ K·accepts nothing is refused: no lock, no clock. The
-	// sums may be a little stale, which only matters once they say
-	// "refuse", so that is checked again on fresh sums.
-	if float64(a.win.Sum(aCalls)) <= a.k*float64(a.win.Sum(aAccepts)) {
+	// While calls ≤ K·accepts nothing is refused: no lock, no clock, and
+	// only counters that change at flushes are read. They may be a little
+	// stale, which only matters once they say "refuse", so that is
+	// checked again on fresh sums.
+	accepts, others := a.win.Flushed(aAccepts), a.win.Flushed(aOthers)
+	if float64(accepts+others) <= a.k*float64(accepts) {
 		return true
 	}
 	now := a.now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.win.FlushLocked(now)
-	calls, accepts := float64(a.win.Sum(aCalls)), float64(a.win.Sum(aAccepts))
-	if p := (calls - a.k*accepts) / (calls + 1); p > 0 && a.uniform() < p {
-		a.win.AddLocked(aCalls, 1)
+	acc, calls := float64(a.win.Sum(aAccepts)), float64(a.win.Sum(aAccepts)+a.win.Sum(aOthers))
+	if p := (calls - a.k*acc) / (calls + 1); p > 0 && a.uniform() < p {
+		a.win.AddLocked(aOthers, 1)
 		return false
 	}
 	return true
@@ -173,15 +178,13 @@ func (a *Adaptive) uniform() float64 {
 // Record counts an attempt as a call, and as accepted if v is Success or
 // Neutral.
 func (a *Adaptive) Record(v verdict.Verdict) {
-	flush := false
+	c := aOthers
 	if v == verdict.Success || v == verdict.Neutral {
-		flush = a.win.Add(aAccepts, 1)
+		c = aAccepts
 	}
-	if a.win.Add(aCalls, 1) || flush {
-		if a.mu.TryLock() {
-			a.win.FlushLocked(a.now())
-			a.mu.Unlock()
-		}
+	if a.win.Add(c, 1) && a.mu.TryLock() {
+		a.win.FlushLocked(a.now())
+		a.mu.Unlock()
 	}
 }
 
@@ -202,8 +205,8 @@ func (a *Adaptive) Probability() float64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.win.FlushLocked(now)
-	calls, accepts := float64(a.win.Sum(aCalls)), float64(a.win.Sum(aAccepts))
-	return max(0, (calls-a.k*accepts)/(calls+1))
+	acc, calls := float64(a.win.Sum(aAccepts)), float64(a.win.Sum(aAccepts)+a.win.Sum(aOthers))
+	return max(0, (calls-a.k*acc)/(calls+1))
 }
 
 func (a *Adaptive) now() int64 { return max(int64(a.clock.Now().Sub(a.epoch)), 0) }

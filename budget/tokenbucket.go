@@ -52,10 +52,13 @@ func (c TokenBucketConfig) New() (Budget, error) {
 // grpc-go; nothing locks and no clock is read. A TokenBucket never refuses
 // a first attempt.
 type TokenBucket struct {
-	tokens           atomic.Int64 // thousandths
-	_                [56]byte
 	max, half, ratio int64 // thousandths
+	_                [40]byte
 
+	// Each counter that calls write has a cache line of its own, so that
+	// cores writing one do not slow those reading the others.
+	tokens    atomic.Int64 // thousandths
+	_         [56]byte
 	requests  atomic.Uint64
 	_         [56]byte
 	retries   atomic.Uint64

@@ -80,6 +80,11 @@ func (w *Window) Add(c int, n int64) (flush bool) {
 // Sum returns counter c over the window, pending events included.
 func (w *Window) Sum(c int) int64 { return w.sums[c].Load() + w.pending[c].Load() }
 
+// Flushed returns counter c over the window as of the last flush. Unlike
+// Sum it reads no counter that every event writes, so concurrent readers
+// do not contend with writers.
+func (w *Window) Flushed(c int) int64 { return w.sums[c].Load() }
+
 // FlushLocked moves the pending events into the ring, spread evenly over
 // the time since the previous flush, after dropping the buckets that have
 // slid out of the window by time now. A now before the previous flush (two

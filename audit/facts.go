@@ -1,0 +1,136 @@
+package audit
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/schedule"
+)
+
+// none stands for a missing deadline or timeout: no bound.
+const none = schedule.MaxDuration
+
+// facts is what the rules know of a layer, worked out once.
+type facts struct {
+	Layer
+	index    int
+	s        schedule.Schedule // the retry policy, or nil
+	limits   schedule.Limits   // schedule.Bounds(s), for a non-nil s
+	attempts int               // MaxAttempts(s, MinAttemptTime)
+	// received is the most time the layer has for one call it serves:
+	// the plan's deadline less nothing, at most every attempt timeout
+	// above it. none when nothing bounds it.
+	received time.Duration
+	// perAttempt is the longest one attempt to the next hop can take:
+	// the attempt timeout, else the deadline the layer propagates, else
+	// none.
+	perAttempt time.Duration
+	worst      time.Duration // worstTime of the retry loop
+	next       string        // the next hop's name
+}
+
+func (f facts) retries() bool { return f.attempts > 1 }
+
+// layerFacts works out the facts of every layer, edge first.
+func layerFacts(p Plan) []facts {
+	received := none
+	if p.Deadline > 0 {
+		received = time.Duration(p.Deadline)
+	}
+	out := make([]facts, len(p.Layers))
+	for i, l := range p.Layers {
+		f := facts{Layer: l, index: i, s: l.Retry.Schedule, received: received, next: dependency(p)}
+		if i+1 < len(p.Layers) {
+			f.next = p.Layers[i+1].Name
+		}
+		if f.s != nil {
+			f.limits = schedule.Bounds(f.s)
+		}
+		f.attempts = MaxAttempts(f.s, time.Duration(l.MinAttemptTime))
+		t := time.Duration(l.AttemptTimeout)
+		switch {
+		case t > 0:
+			f.perAttempt = t
+		case l.PropagatesDeadline:
+			f.perAttempt = received
+		default:
+			f.perAttempt = none
+		}
+		f.worst = worstTime(f.s, f.attempts, f.perAttempt)
+		if t > 0 {
+			received = min(received, t)
+		}
+		out[i] = f
+	}
+	return out
+}
+
+func dependency(p Plan) string {
+	if p.Dependency != "" {
+		return p.Dependency
+	}
+	return "the dependency"
+}
+
+// Amplification returns the most attempts one request at the edge can
+// make on the dependency: the product of every layer's MaxAttempts, as
+// each attempt of a layer is a call that the next layer may retry. It is
+// math.MaxInt when a layer's attempts have no bound (or the product does
+// not fit in an int). Four attempts at each of three layers make 64.
+func (p Plan) Amplification() int {
+	n := 1
+	for _, l := range p.Layers {
+		a := MaxAttempts(l.Retry.Schedule, time.Duration(l.MinAttemptTime))
+		if a == math.MaxInt || n > math.MaxInt/a {
+			return math.MaxInt
+		}
+		n *= a
+	}
+	return n
+}
+
+// openTime returns the shortest time a breaker with these settings stays
+// open: the least first delay of its OpenFor policy.
+func openTime(b *Breaker) time.Duration {
+	s := b.OpenFor.Schedule
+	if s == nil {
+		s = breaker.DefaultOpenFor
+	}
+	return schedule.Bounds(schedule.Intersect{A: s, B: schedule.Times{N: 2}}).MinTotal
+}
+
+// random reports whether the waits of s vary from run to run: whether it
+// has a Jittered that spreads a wait that is not always zero, or a
+// Decorrelated whose range is not a point.
+func random(s schedule.Schedule) bool {
+	switch v := s.(type) {
+	case schedule.Jittered:
+		if v.LowPct < v.HighPct && schedule.Bounds(v.Inner).MaxTotal > 0 {
+			return true
+		}
+	case schedule.Decorrelated:
+		return v.Base < v.Cap
+	}
+	a, b := schedule.Children(s)
+	return a != nil && random(a) || b != nil && random(b)
+}
+
+// dur prints a duration for people: "forever" for none, whole
+// milliseconds from a second up, and no "0s" tails.
+func dur(d time.Duration) string {
+	if d >= none {
+		return "forever"
+	}
+	if d >= time.Second {
+		d = d.Round(time.Millisecond)
+	}
+	s := d.String()
+	for _, tail := range []string{"m0s", "h0m"} {
+		if strings.HasSuffix(s, tail) {
+			s = strings.TrimSuffix(s, tail[1:])
+		}
+	}
+	return s
+}

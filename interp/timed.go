@@ -9,31 +9,38 @@ import "github.com/recur-go/recur/schedule"
 // read its clock before the first attempt. It is a static property of s:
 // it walks the tree and allocates nothing.
 func NeedsStart(s schedule.Schedule) bool {
+	// Runners call this before every first attempt, so it is written for
+	// speed: one type switch per node, and no recursion into a binary
+	// node whose second child is a leaf without a start, which covers the
+	// usual Intersect{backoff, Times{n}}.
 	for {
+		var a, b schedule.Schedule
 		switch v := s.(type) {
 		case schedule.Spaced, schedule.UpTo:
 			return true
 		case schedule.Jittered:
 			s = v.Inner
+			continue
 		case schedule.Capped:
 			s = v.Inner
+			continue
 		case schedule.Intersect:
-			if NeedsStart(v.A) {
-				return true
-			}
-			s = v.B
+			a, b = v.A, v.B
 		case schedule.Union:
-			if NeedsStart(v.A) {
-				return true
-			}
-			s = v.B
+			a, b = v.A, v.B
 		case schedule.AndThen:
-			if NeedsStart(v.First) {
-				return true
-			}
-			s = v.Then
+			a, b = v.First, v.Then
 		default: // the other leaves, and nil
 			return false
 		}
+		switch b.(type) {
+		case schedule.Times, schedule.Forever, schedule.Exponential, schedule.Fibonacci, schedule.Decorrelated:
+			s = a
+			continue
+		}
+		if NeedsStart(a) {
+			return true
+		}
+		s = b
 	}
 }

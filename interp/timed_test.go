@@ -36,6 +36,10 @@ func TestNeedsStart(t *testing.T) {
 		{"Union neither", schedule.Union{A: exp, B: schedule.Times{N: 2}}, false},
 		{"AndThen First", schedule.AndThen{First: spaced, Then: exp}, true},
 		{"AndThen Then", schedule.AndThen{First: schedule.Times{N: 3}, Then: spaced}, true},
+		{"AndThen neither", schedule.AndThen{First: schedule.Times{N: 3}, Then: exp}, false},
+		{"Intersect of binaries", schedule.Intersect{A: schedule.Union{A: exp, B: exp}, B: schedule.AndThen{First: exp, Then: upto}}, true},
+		{"Intersect leaf B, timed A", schedule.Intersect{A: schedule.Capped{Inner: spaced, Max: time.Second}, B: schedule.Forever{}}, true},
+		{"nil child", schedule.Intersect{A: nil, B: exp}, false},
 		{"deep", schedule.Jittered{Inner: schedule.Capped{Inner: schedule.Union{A: exp, B: schedule.AndThen{First: exp, Then: upto}}, Max: time.Second}, LowPct: 0, HighPct: 100}, true},
 	}
 	for _, tt := range tests {
@@ -72,6 +76,27 @@ func TestPropNeedsStartIsSound(t *testing.T) {
 				return
 			}
 			now = schedule.AddSat(now, d1)
+		}
+	})
+}
+
+// contains is the obvious definition NeedsStart must agree with.
+func contains(s schedule.Schedule) bool {
+	switch s.(type) {
+	case schedule.Spaced, schedule.UpTo:
+		return true
+	case nil:
+		return false
+	}
+	a, b := schedule.Children(s)
+	return contains(a) || contains(b)
+}
+
+func TestPropNeedsStartMatchesDefinition(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := schedgen.Gen().Draw(t, "s")
+		if got, want := NeedsStart(s), contains(s); got != want {
+			t.Fatalf("NeedsStart(%v) = %v, want %v", s, got, want)
 		}
 	})
 }

@@ -2,8 +2,10 @@ package breaker_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -81,7 +83,23 @@ func BenchmarkClosedOnePercentFailing(b *testing.B) {
 	})
 }
 
-// An open breaker refusing calls: a clock read and a shared error.
+// An open breaker refusing calls: a clock read (is the open duration
+// over?) and a shared error.
+func BenchmarkRejectOpenParallel(b *testing.B) {
+	br := mustNew(b, breaker.Config{ConsecutiveFailures: 1, OpenFor: schedule.Exponential{Base: time.Hour, FactorPct: 100, Cap: time.Hour}})
+	p, _ := br.Allow()
+	br.Record(p, verdict.Failure)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := br.Allow(); err == nil {
+				b.Fatal("admitted")
+			}
+		}
+	})
+}
+
+// A forced-open breaker refusing calls: no clock, a shared error.
 func BenchmarkRejectParallel(b *testing.B) {
 	br := mustNew(b, breaker.Config{})
 	br.ForceOpen()

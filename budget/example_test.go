@@ -31,16 +31,16 @@ func Example() {
 	for i := range 6 {
 		before := attempts
 		call()
-		fmt.Printf("call %d: %d attempts, %.0f tokens left\n", i+1, attempts-before, b.Tokens())
+		fmt.Printf("call %d: attempts %d, tokens left %.0f\n", i+1, attempts-before, b.Tokens())
 	}
 	fmt.Printf("%+v\n", b.Stats())
 	// Output:
-	// call 1: 3 attempts, 7 tokens left
-	// call 2: 2 attempts, 5 tokens left
-	// call 3: 1 attempts, 4 tokens left
-	// call 4: 1 attempts, 3 tokens left
-	// call 5: 1 attempts, 2 tokens left
-	// call 6: 1 attempts, 1 tokens left
+	// call 1: attempts 3, tokens left 7
+	// call 2: attempts 2, tokens left 5
+	// call 3: attempts 1, tokens left 4
+	// call 4: attempts 1, tokens left 3
+	// call 5: attempts 1, tokens left 2
+	// call 6: attempts 1, tokens left 1
 	// {Requests:6 Refused:0 Retries:3 Throttled:5 Tokens:1}
 }
 

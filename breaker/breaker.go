@@ -147,8 +147,8 @@ func (b *Breaker) Record(p Permit, v verdict.Verdict) {
 	}
 	counted := v == verdict.Success || v.Failed()
 	var now int64
-	slow := false
-	if b.s.SlowCall > 0 && counted {
+	timed, slow := b.s.SlowCall > 0 && counted, false
+	if timed {
 		now = b.now()
 		slow = time.Duration(now-p.start) >= b.s.SlowCall
 	}
@@ -165,13 +165,13 @@ func (b *Breaker) Record(p Permit, v verdict.Verdict) {
 			return
 		}
 		if counted {
-			if now == 0 {
+			if !timed {
 				now = b.now()
 			}
 			b.closed(p, v.Failed(), slow, now)
 		}
 	case HalfOpen:
-		if now == 0 {
+		if counted && !timed {
 			now = b.now()
 		}
 		b.probed(p, v, slow, now)

@@ -53,6 +53,7 @@ func commands() []command {
 		{"simulate", "run a policy on a virtual clock", runSimulate},
 		{"plot", "chart the delay distribution of each retry", runPlot},
 		{"storm", "simulate clients contending for one resource", runStorm},
+		{"audit", "check a resilience plan against the audit rules", runAudit},
 	}
 }
 

@@ -68,7 +68,8 @@
 // A policy that parses is checked by schedule.Validate, and a value it
 // rejects is reported at its place in the source, with the
 // *schedule.Error available through errors.As. Input longer than MaxLen
-// or nested deeper than MaxDepth is rejected before it can cost much.
+// bytes or MaxTokens tokens, or nested deeper than MaxDepth, is rejected
+// before it can cost much.
 //
 // # Configuration
 //

@@ -33,16 +33,20 @@ func TestHostileInput(t *testing.T) {
 			"1:65: policy nests deeper than 64 levels"},
 		{"calls one too deep", nest(parse.MaxDepth+1, "Forever"),
 			"1:455: policy nests deeper than 64 levels"},
-		{"& chain too deep", strings.Repeat("Forever & ", 6000) + "Forever",
+		{"& chain too deep", strings.Repeat("Forever & ", 1000) + "Forever",
 			"1:639: policy nests deeper than 64 levels"},
-		{"| chain too deep", strings.Repeat("Forever | ", 6000) + "Forever",
+		{"| chain too deep", strings.Repeat("Forever | ", 1000) + "Forever",
 			"1:639: policy nests deeper than 64 levels"},
-		{"then chain too deep", strings.Repeat("Forever then ", 5000) + "Forever",
-			"1:64177: policy nests deeper than 64 levels"},
+		{"then chain too deep", strings.Repeat("Forever then ", 1000) + "Forever",
+			"1:12177: policy nests deeper than 64 levels"},
 		{"helpers count as two levels", nest(parse.MaxDepth-1, "backoff(1s, 2s)"),
 			"1:1: policy nests deeper than 64 levels"},
+		{"2000 arguments", "Times(" + strings.Repeat("1, ", 2000) + "1)",
+			"1:1: Times takes (n); got 2001 arguments"},
 		{"20k arguments", "Times(" + strings.Repeat("1, ", 20_000) + "1)",
-			"1:1: Times takes (n); got 20001 arguments"},
+			"1:6148: policy has more than 4096 tokens"},
+		{"6000 operators", strings.Repeat("Forever & ", 6000) + "Forever",
+			"1:20481: policy has more than 4096 tokens"},
 		{"huge integer", "Times(" + strings.Repeat("9", 60_000) + ")",
 			"1:7: integer " + strings.Repeat("9", 60_000) + " is out of range"},
 	}
@@ -69,11 +73,14 @@ func TestLimitsAreReachable(t *testing.T) {
 	for range parse.MaxDepth - 1 {
 		deep = schedule.Capped{Inner: deep, Max: 1e9}
 	}
+	wide := balanced(1024) // 1024 leaves, 11 levels
 	tests := []struct {
 		name string
 		src  string
 		want schedule.Schedule
 	}{
+		{"1024 leaves in infix form", parse.Format(wide, parse.Infix), wide},
+		{"canonical form of 511 nodes", balanced(256).String(), balanced(256)},
 		{"MaxLen bytes", "Forever" + strings.Repeat(" ", parse.MaxLen-7), schedule.Forever{}},
 		{"MaxDepth levels", nest(parse.MaxDepth-1, "Forever"), deep},
 		{"MaxDepth parentheses", strings.Repeat("(", parse.MaxDepth) + "Forever" + strings.Repeat(")", parse.MaxDepth), schedule.Forever{}},
@@ -92,12 +99,21 @@ func TestLimitsAreReachable(t *testing.T) {
 	}
 }
 
+// balanced returns an Intersect tree of n Forever leaves, n a power of 2.
+func balanced(n int) schedule.Schedule {
+	if n == 1 {
+		return schedule.Forever{}
+	}
+	return schedule.Intersect{A: balanced(n / 2), B: balanced(n / 2)}
+}
+
 func BenchmarkHostile(b *testing.B) {
 	inputs := []struct{ name, src string }{
 		{"1MB-parens", strings.Repeat("(", 1<<20)},
 		{"64KiB-parens", strings.Repeat("(", parse.MaxLen)},
-		{"and-chain", strings.Repeat("Forever & ", 6000) + "Forever"},
-		{"20k-args", "Times(" + strings.Repeat("1, ", 20_000) + "1)"},
+		{"and-chain-1000", strings.Repeat("Forever & ", 1000) + "Forever"},
+		{"args-2000", "Times(" + strings.Repeat("1, ", 2000) + "1)"},
+		{"args-20k", "Times(" + strings.Repeat("1, ", 20_000) + "1)"},
 	}
 	for _, in := range inputs {
 		b.Run(in.name, func(b *testing.B) {
@@ -137,7 +153,7 @@ func TestLinearWork(t *testing.T) {
 	}
 	for name, gen := range inputs {
 		t.Run(name, func(t *testing.T) {
-			small, large := gen(1000), gen(4000)
+			small, large := gen(150), gen(600) // within MaxTokens
 			sb, so := allocated(func() { _, _ = parse.Parse(small) })
 			lb, lo := allocated(func() { _, _ = parse.Parse(large) })
 			t.Logf("ratios: %.2f bytes, %.2f objects", float64(lb)/float64(sb), float64(lo)/float64(so))

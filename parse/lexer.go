@@ -3,6 +3,7 @@ package parse
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -58,9 +59,10 @@ func (lexDef) LexString(_ string, src string) (lexer.Lexer, error) {
 // lexState is the state of one lexing pass. Positions carry only the byte
 // offset; line and column are computed from it when an error needs them.
 type lexState struct {
-	src   string
-	off   int
-	depth int // open parentheses, bounded by MaxDepth
+	src    string
+	off    int
+	depth  int // open parentheses, bounded by MaxDepth
+	tokens int // tokens so far, bounded by MaxTokens
 }
 
 // Next returns the next token, an EOF token at the end, or an *Error for a
@@ -70,6 +72,10 @@ func (l *lexState) Next() (lexer.Token, error) {
 	start := l.off
 	if start >= len(l.src) {
 		return lexer.EOFToken(lexer.Position{Offset: start}), nil
+	}
+	if l.tokens++; l.tokens > MaxTokens {
+		return lexer.Token{}, newError(l.src, start, tokenAt(l.src, start),
+			"policy has more than "+strconv.Itoa(MaxTokens)+" tokens", "")
 	}
 	c := l.src[start]
 	switch {

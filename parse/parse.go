@@ -11,10 +11,18 @@ import (
 )
 
 // Limits on the input, so that hostile or broken configuration ends in an
-// error instead of exhausting memory or the stack.
+// error instead of exhausting memory or the stack. A real policy is far
+// below all three: the ten of the cookbook in docs/language.md have at
+// most 30 tokens and nest at most 4 levels.
 const (
 	// MaxLen is the longest policy, in bytes, that Parse accepts.
 	MaxLen = 64 << 10
+	// MaxTokens is the most tokens (names, numbers, operators,
+	// punctuation) a policy may have; comments and white space do not
+	// count. It bounds the parser's work, about 3 KiB of allocation per
+	// argument. The canonical form takes at most 8 tokens per node, so
+	// every schedule of up to 500 nodes parses back.
+	MaxTokens = 4096
 	// MaxDepth is the deepest nesting that Parse accepts, counted both in
 	// parentheses and in levels of the resulting schedule. Schedules nested
 	// deeper than this print, but do not parse back.

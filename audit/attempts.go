@@ -32,7 +32,8 @@ const MaxCounted = 1 << 20
 //     within each budget. UpTo(Forever, 10s) has no bound for instant
 //     attempts and makes 11 when each takes 1s; Spaced(1s) upto 10s makes
 //     11 either way. The run is cut at MaxCounted attempts, and then the
-//     count is schedule.Bounds(s).MaxAttempts, or unbounded.
+//     count is schedule.Bounds(s).MaxAttempts if that is larger, else
+//     unbounded.
 //
 // The count is exact — some run makes that many, none makes more — for
 // every policy in which a later attempt never lets the next one start
@@ -59,7 +60,13 @@ func MaxAttempts(s schedule.Schedule, minAttempt time.Duration) int {
 	if n, ok := fastestRun(s, max(minAttempt, 0), MaxCounted); ok {
 		return n
 	}
-	return b.MaxAttempts
+	if b.MaxAttempts > MaxCounted {
+		return b.MaxAttempts // instant attempts make the most of every budget
+	}
+	// A run made more attempts than Bounds allows instant ones: times near
+	// the largest Duration saturate, and a budget that could not hold an
+	// instant retry holds a later one. Count it as no bound.
+	return math.MaxInt
 }
 
 // fastestRun counts the attempts of the run of s in which each attempt
@@ -135,17 +142,81 @@ func bothLimited(a, b schedule.Schedule) (time.Duration, bool) {
 	return max(la, lb), oka && okb
 }
 
-// worstTime returns the longest a retry loop of s can take: its most
-// waiting (schedule.Bounds(s).MaxTotal) plus n attempts of perAttempt
-// each, and for a policy bounded by UpTo at its root, at most the budget
-// plus one attempt. schedule.MaxDuration stands for no bound.
+// worstTime returns the longest a retry loop of s can take when it makes
+// at most n attempts of at most perAttempt each: n attempts plus maxWait,
+// and for a policy bounded by an UpTo at its root, at most the budget plus
+// one attempt. schedule.MaxDuration stands for no bound.
 func worstTime(s schedule.Schedule, n int, perAttempt time.Duration) time.Duration {
 	if s == nil {
 		return perAttempt
 	}
-	w := schedule.AddSat(schedule.Bounds(s).MaxTotal, schedule.MulSat(perAttempt, int64(n)))
+	w := schedule.AddSat(maxWait(s, n), schedule.MulSat(perAttempt, int64(n)))
 	if l, ok := timeLimit(s); ok {
 		w = min(w, schedule.AddSat(l, perAttempt))
 	}
 	return w
+}
+
+// maxWait returns the most a run of s with at most n attempts waits in
+// all, whatever its attempts take. When the waits do not depend on the
+// clock — no Spaced or UpTo, or only UpTos around such a policy, which
+// cut a run short but do not change its waits — that is the most waiting
+// of schedule.Bounds. Otherwise it is n−1 times the longest single wait:
+// a clock-driven node that stops early can make others wait longer (a
+// Union waits for the shortest of the sides that continue, so when a
+// side stops, the other's longer waits take over), so waits that Bounds
+// computed for instant attempts do not bound slower ones.
+func maxWait(s schedule.Schedule, n int) time.Duration {
+	if u := withoutUpTo(s); !interp.NeedsStart(u) {
+		return schedule.Bounds(u).MaxTotal
+	}
+	return schedule.MulSat(maxDelay(s), int64(max(n, 1)-1))
+}
+
+// withoutUpTo returns s without the UpTo nodes that bound it from the
+// top (through Jittered and Capped).
+func withoutUpTo(s schedule.Schedule) schedule.Schedule {
+	switch v := s.(type) {
+	case schedule.UpTo:
+		return withoutUpTo(v.Inner)
+	case schedule.Jittered:
+		return schedule.Jittered{Inner: withoutUpTo(v.Inner), LowPct: v.LowPct, HighPct: v.HighPct}
+	case schedule.Capped:
+		return schedule.Capped{Inner: withoutUpTo(v.Inner), Max: v.Max}
+	}
+	return s
+}
+
+// maxDelay returns the longest single wait s can choose.
+func maxDelay(s schedule.Schedule) time.Duration {
+	switch v := s.(type) {
+	case schedule.Spaced:
+		return v.Every // the next slot is at most one period away
+	case schedule.Exponential:
+		if v.FactorPct == 100 {
+			return min(v.Base, v.Cap)
+		}
+		return v.Cap
+	case schedule.Fibonacci:
+		return schedule.MaxDuration
+	case schedule.Decorrelated:
+		return v.Cap
+	case schedule.Jittered:
+		d := schedule.MulSat(maxDelay(v.Inner), int64(v.HighPct))
+		if d == schedule.MaxDuration {
+			return d
+		}
+		return d / 100
+	case schedule.Capped:
+		return min(maxDelay(v.Inner), v.Max)
+	case schedule.UpTo:
+		return min(maxDelay(v.Inner), v.Budget)
+	case schedule.Union:
+		return max(maxDelay(v.A), maxDelay(v.B))
+	case schedule.Intersect:
+		return max(maxDelay(v.A), maxDelay(v.B))
+	case schedule.AndThen:
+		return max(maxDelay(v.First), maxDelay(v.Then))
+	}
+	return 0 // Times, Forever
 }

@@ -107,7 +107,7 @@ func openTime(b *Breaker) time.Duration {
 func random(s schedule.Schedule) bool {
 	switch v := s.(type) {
 	case schedule.Jittered:
-		if v.LowPct < v.HighPct && schedule.Bounds(v.Inner).MaxTotal > 0 {
+		if v.LowPct < v.HighPct && maxDelay(v.Inner) > 0 {
 			return true
 		}
 	case schedule.Decorrelated:

@@ -297,7 +297,7 @@ func retryExceedsDeadline(_ Plan, ls []facts, report reportFunc) {
 				fmt.Sprintf("set attempt_timeout so that the attempts and the waits fit in %s", dur(l.received)))
 			return
 		}
-		how := fmt.Sprintf("%s attempts of up to %s and up to %s of waiting", attemptsText(l.attempts), dur(l.perAttempt), dur(l.limits.MaxTotal))
+		how := fmt.Sprintf("%s attempts of up to %s and up to %s of waiting", attemptsText(l.attempts), dur(l.perAttempt), dur(maxWait(l.s, l.attempts)))
 		if lim, ok := timeLimit(l.s); ok && schedule.AddSat(lim, l.perAttempt) == l.worst {
 			how = fmt.Sprintf("its upto budget of %s and one more attempt of up to %s", dur(lim), dur(l.perAttempt))
 		}

@@ -46,8 +46,10 @@ func Parse(src string) (schedule.Schedule, error) {
 	}
 	if err := schedule.Validate(x.s); err != nil {
 		var verr *schedule.Error
-		if !errors.As(err, &verr) {
-			return nil, err
+		if !errors.As(err, &verr) { // Validate returns only *schedule.Error
+			e := newError(src, 0, "", err.Error(), "")
+			e.Err = err
+			return nil, e
 		}
 		// Build again, recording where each node came from.
 		b = builder{src: src, record: true}

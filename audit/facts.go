@@ -82,13 +82,18 @@ func dependency(p Plan) string {
 func (p Plan) Amplification() int {
 	n := 1
 	for _, l := range p.Layers {
-		a := MaxAttempts(l.Retry.Schedule, time.Duration(l.MinAttemptTime))
-		if a == math.MaxInt || n > math.MaxInt/a {
-			return math.MaxInt
-		}
-		n *= a
+		n = mulAttempts(n, MaxAttempts(l.Retry.Schedule, time.Duration(l.MinAttemptTime)))
 	}
 	return n
+}
+
+// mulAttempts multiplies attempt counts (at least 1 each), with
+// math.MaxInt for no bound.
+func mulAttempts(a, b int) int {
+	if a == math.MaxInt || b == math.MaxInt || a > math.MaxInt/b {
+		return math.MaxInt
+	}
+	return a * b
 }
 
 // openTime returns the shortest time a breaker with these settings stays

@@ -90,8 +90,12 @@ func retryAmplification(p Plan, ls []facts, report reportFunc) {
 	if retryingAt < 2 {
 		return
 	}
+	n := 1
+	for _, l := range ls {
+		n = mulAttempts(n, l.attempts)
+	}
 	total := "an unbounded number of"
-	if n := p.Amplification(); n != math.MaxInt {
+	if n != math.MaxInt {
 		total = strconv.Itoa(n)
 	}
 	last := ls[len(ls)-1].Name

@@ -282,3 +282,14 @@ func TestScoreAndOrder(t *testing.T) {
 		t.Errorf("a warning alone: pass %v, score %d; want true, %d", r.Pass, r.Score, 100-audit.WarningPenalty)
 	}
 }
+
+func TestTooManyLayers(t *testing.T) {
+	p := passing()
+	for len(p.Layers) <= audit.MaxLayers {
+		p.Layers = append(p.Layers, p.Layers[0])
+	}
+	want := []audit.Finding{{ID: "invalid-plan", Severity: audit.Error, Message: "the plan has 65 layers; at most 64 are audited"}}
+	if diff := cmp.Diff(want, audit.Run(p).Findings); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}

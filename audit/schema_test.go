@@ -186,6 +186,9 @@ func validate(root, n map[string]any, v any) []string {
 		if mi, ok := n["minItems"].(float64); ok && len(a) < int(mi) {
 			bad("fewer than %v items", mi)
 		}
+		if ma, ok := n["maxItems"].(float64); ok && len(a) > int(ma) {
+			bad("more than %v items", ma)
+		}
 		for _, e := range a {
 			errs = append(errs, validate(root, n["items"].(map[string]any), e)...)
 		}
@@ -216,4 +219,12 @@ func validate(root, n map[string]any, v any) []string {
 		}
 	}
 	return errs
+}
+
+func TestSchemaLayerLimit(t *testing.T) {
+	s := loadSchema(t)
+	max := s["properties"].(map[string]any)["layers"].(map[string]any)["maxItems"]
+	if max != float64(audit.MaxLayers) {
+		t.Errorf("schema maxItems of layers = %v; want audit.MaxLayers = %d", max, audit.MaxLayers)
+	}
 }

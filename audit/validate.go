@@ -11,6 +11,11 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
+// MaxLayers is the most layers a plan may have: a call path is a handful
+// of hops, and the limit bounds the work of an audit (a layer's policy
+// may be run for up to MaxCounted attempts).
+const MaxLayers = 64
+
 // problem is one reason a plan cannot be audited.
 type problem struct {
 	layer, msg string
@@ -36,8 +41,12 @@ func (p Plan) problems() []problem {
 	add := func(layer, format string, args ...any) {
 		out = append(out, problem{layer, fmt.Sprintf(format, args...)})
 	}
-	if len(p.Layers) == 0 {
+	switch {
+	case len(p.Layers) == 0:
 		add("", "the plan has no layers")
+	case len(p.Layers) > MaxLayers:
+		add("", "the plan has %d layers; at most %d are audited", len(p.Layers), MaxLayers)
+		return out
 	}
 	if p.Deadline < 0 {
 		add("", "deadline %v is negative", p.Deadline)

@@ -20,8 +20,8 @@ type facts struct {
 	limits   schedule.Limits   // schedule.Bounds(s), for a non-nil s
 	attempts int               // MaxAttempts(s, MinAttemptTime)
 	// received is the most time the layer has for one call it serves:
-	// the plan's deadline less nothing, at most every attempt timeout
-	// above it. none when nothing bounds it.
+	// the plan's deadline, lowered to every attempt timeout above the
+	// layer; none when nothing bounds it.
 	received time.Duration
 	// perAttempt is the longest one attempt to the next hop can take:
 	// the attempt timeout, else the deadline the layer propagates, else

@@ -14,6 +14,7 @@
 //	simulate  run a policy on a virtual clock and print its timeline
 //	plot      chart the delay distribution of each retry over many seeds
 //	storm     simulate clients contending for one resource, as in Brooker's post
+//	audit     check a whole resilience plan: layers, policies, breakers, budgets
 //
 // Every command takes --json for scripts. Exit status: 0 for success, 1 when
 // a policy is invalid or a lint finding is an error, 2 for a usage error.

@@ -194,3 +194,21 @@ func TestSaturatingArithmetic(t *testing.T) {
 		t.Errorf("MulSat(3s, 4) = %v", got)
 	}
 }
+
+// wrapper embeds a schedule the way parse.Policy does.
+type wrapper struct{ schedule.Schedule }
+
+func TestValidateRejectsWrappers(t *testing.T) {
+	w := wrapper{schedule.Times{N: 3}}
+	want := "schedule_test.wrapper is not a schedule variant; pass the schedule it holds (for a parse.Policy p, p.Schedule)"
+	if err := schedule.Validate(w); err == nil || err.Error() != want {
+		t.Errorf("Validate(wrapper) = %v; want %q", err, want)
+	}
+	err := schedule.Validate(schedule.Union{A: schedule.Forever{}, B: w})
+	if err == nil || err.Error() != "Union.B: "+want {
+		t.Errorf("Validate(Union with a wrapper) = %v", err)
+	}
+	if n := testing.AllocsPerRun(100, func() { schedule.Validate(schedule.Times{N: 3}) }); n != 0 {
+		t.Errorf("Validate of a valid schedule allocates %v times", n)
+	}
+}

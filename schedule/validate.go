@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -35,10 +36,22 @@ func Validate(s Schedule) error {
 	if s == nil {
 		return &Error{Msg: "missing schedule"}
 	}
-	if err := s.validate(); err != nil {
+	if err := check(s); err != nil {
 		return err
 	}
 	return nil
+}
+
+// check validates s after making sure it is a variant and not a value
+// that merely embeds one: a type that embeds a Schedule, such as
+// parse.Policy, satisfies the interface through the promoted methods.
+func check(s Schedule) *Error {
+	switch s.(type) {
+	case Times, Spaced, Exponential, Fibonacci, Jittered, Union, Intersect, AndThen, UpTo, Forever, Capped, Decorrelated:
+	default:
+		return &Error{Node: s, Msg: fmt.Sprintf("%T is not a schedule variant; pass the schedule it holds (for a parse.Policy p, p.Schedule)", s)}
+	}
+	return s.validate()
 }
 
 // invalid returns the error for node s of the given variant name.
@@ -52,7 +65,7 @@ func child(name, field string, s Schedule) *Error {
 	var err *Error
 	if s == nil {
 		err = &Error{Msg: "missing schedule"}
-	} else if err = s.validate(); err == nil {
+	} else if err = check(s); err == nil {
 		return nil
 	}
 	if err.Path == "" {

@@ -3,6 +3,8 @@ package retry
 import (
 	"context"
 	"strconv"
+
+	"github.com/recur-go/recur/budget"
 )
 
 // Reason says why a runner made no further attempt.
@@ -19,6 +21,12 @@ const (
 	// Refused: the last error carried a negative pushback, the server's
 	// way of saying "do not retry".
 	Refused
+	// Open: the circuit breaker refused the next attempt. Cause is its
+	// *breaker.OpenError, so errors.Is(err, breaker.ErrOpen) holds.
+	Open
+	// Budget: the retry budget refused the next retry; errors.Is(err,
+	// budget.ErrThrottled) holds.
+	Budget
 )
 
 var reasonNames = [...]string{
@@ -26,6 +34,8 @@ var reasonNames = [...]string{
 	Deadline:  "deadline exceeded",
 	Canceled:  "canceled",
 	Refused:   "retry refused by pushback",
+	Open:      "circuit open",
+	Budget:    "retry budget exhausted",
 }
 
 // String describes the reason, such as "schedule exhausted".
@@ -53,8 +63,8 @@ type Error struct {
 	// Err is the last attempt's error.
 	Err error
 	// Cause is context.Cause of the context when Reason is Deadline or
-	// Canceled and the cause differs from the context's error; otherwise
-	// nil.
+	// Canceled and the cause differs from the context's error; the
+	// breaker's refusal when Reason is Open; otherwise nil.
 	Cause error
 }
 
@@ -94,6 +104,8 @@ func (e *Error) Unwrap() []error {
 		errs = append(errs, context.DeadlineExceeded)
 	case Canceled:
 		errs = append(errs, context.Canceled)
+	case Budget:
+		errs = append(errs, budget.ErrThrottled)
 	}
 	if e.Cause != nil {
 		errs = append(errs, e.Cause)

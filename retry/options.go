@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/schedule"
@@ -50,7 +52,24 @@ type Options struct {
 	// Logger, if not nil, receives one debug record per retry and one when
 	// the runner gives up. A call that succeeds at once logs nothing.
 	Logger *slog.Logger
+
+	// Breaker, if not nil, guards every attempt: an attempt it refuses is
+	// not made, and the call ends at once with an error that errors.Is
+	// matches to breaker.ErrOpen — a runner never retries through an open
+	// breaker. Each attempt's verdict is recorded with it; a caller-side
+	// cancellation is recorded as Neutral.
+	Breaker *breaker.Breaker
+
+	// Budget, if not nil, bounds the load the calls put on their target:
+	// Request before the first attempt (a refused call ends with
+	// budget.ErrThrottled, unattempted), AllowRetry before each retry's
+	// wait (a refused retry ends the call with Reason Budget), and Record
+	// after every attempt.
+	Budget budget.Budget
 }
+
+// guarded reports whether attempts go through a breaker or a budget.
+func (o *Options) guarded() bool { return o.Breaker != nil || o.Budget != nil }
 
 func (o *Options) clock() clockcap.Clock {
 	if o.Clock != nil {

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
@@ -68,7 +70,7 @@ func RetryIf[T any](ctx context.Context, o Options, s schedule.Schedule, classif
 // it can: no clock, no seed, no interpreter, no logger.
 func run[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
 	timed := interp.NeedsStart(s)
-	if timed || op == nil || o.AttemptTimeout != 0 {
+	if timed || op == nil || o.AttemptTimeout != 0 || o.guarded() {
 		return first(ctx, o, s, timed, worth, classify, op)
 	}
 	v, err := op(ctx)
@@ -79,7 +81,7 @@ func run[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func
 }
 
 // first is run for the less common first attempts: a timed schedule, a
-// per-attempt timeout, a nil op.
+// per-attempt timeout, a breaker or a budget, a nil op.
 func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed bool, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
 	if op == nil || o.AttemptTimeout < 0 {
 		var zero T
@@ -92,17 +94,68 @@ func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed bo
 	if timed {
 		t0 = o.clock().Now()
 	}
-	var v T
-	var err error
-	if o.AttemptTimeout != 0 {
-		v, err = bounded(ctx, o.AttemptTimeout, op)
-	} else {
-		v, err = op(ctx)
+	if !o.guarded() {
+		v, err := invoke(ctx, o, op)
+		if err == nil {
+			return v, nil
+		}
+		return again(ctx, o, s, worth, classify, op, timed, t0, v, err)
+	}
+	v, err, _, open := guard(ctx, o, worth, classify, op, true)
+	if open != nil {
+		return v, open
 	}
 	if err == nil {
 		return v, nil
 	}
 	return again(ctx, o, s, worth, classify, op, timed, t0, v, err)
+}
+
+// invoke makes one attempt, under the per-attempt timeout if one is set.
+func invoke[T any](ctx context.Context, o *Options, op func(context.Context) (T, error)) (T, error) {
+	if o.AttemptTimeout != 0 {
+		return bounded(ctx, o.AttemptTimeout, op)
+	}
+	return op(ctx)
+}
+
+// guard makes one attempt through the breaker and the budget: it asks the
+// breaker, and for the call's first attempt the budget, then records the
+// attempt's verdict with both. open is the error of a refusal, in which
+// case op was not called; vd is the verdict on err, which decides whether
+// to retry. What is recorded is vd, except that an attempt the caller
+// cancelled records Neutral.
+func guard[T any](ctx context.Context, o *Options, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error), firstAttempt bool) (v T, err error, vd verdict.Verdict, open error) {
+	var p breaker.Permit
+	if o.Breaker != nil {
+		if p, open = o.Breaker.Allow(); open != nil {
+			return v, nil, verdict.Neutral, open
+		}
+	}
+	if firstAttempt && o.Budget != nil && !o.Budget.Request() {
+		if o.Breaker != nil {
+			o.Breaker.Record(p, verdict.Neutral) // give the permit back
+		}
+		return v, nil, verdict.Neutral, budget.ErrThrottled
+	}
+	rec := verdict.Neutral // what a panicking op leaves recorded
+	defer func() {
+		if o.Breaker != nil {
+			o.Breaker.Record(p, rec)
+		}
+		if o.Budget != nil {
+			o.Budget.Record(rec)
+		}
+	}()
+	v, err = invoke(ctx, o, op)
+	vd = verdict.Success
+	if err != nil {
+		vd = judge(worth, classify, err)
+	}
+	if rec = vd; err != nil && ctx.Err() != nil {
+		rec = verdict.Neutral // the caller gave up: that says nothing of the target
+	}
+	return v, err, vd, nil
 }
 
 // bounded makes one attempt under the per-attempt timeout.
@@ -168,6 +221,9 @@ func again[T any](ctx context.Context, o *Options, s schedule.Schedule, worth fu
 		if hasDeadline && !end.Add(wait).Before(deadline) {
 			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Deadline, Err: err})
 		}
+		if o.Budget != nil && !o.Budget.AllowRetry() {
+			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Budget, Err: err})
+		}
 		if o.OnRetry != nil {
 			o.OnRetry(attempt, err, wait)
 		}
@@ -181,12 +237,21 @@ func again[T any](ctx context.Context, o *Options, s schedule.Schedule, worth fu
 		if timed {
 			start = clock.Now().Sub(t0)
 		}
-		if o.AttemptTimeout != 0 {
-			v, err = bounded(ctx, o.AttemptTimeout, op)
-		} else {
-			v, err = op(ctx)
+		if !o.guarded() {
+			v, err = invoke(ctx, o, op)
+			if err == nil || !judge(worth, classify, err).Retry() {
+				return v, err
+			}
+			continue
 		}
-		if err == nil || !judge(worth, classify, err).Retry() {
+		last := err
+		var vd verdict.Verdict
+		var open error
+		v, err, vd, open = guard(ctx, o, worth, classify, op, false)
+		if open != nil {
+			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Open, Err: last, Cause: open})
+		}
+		if err == nil || !vd.Retry() {
 			return v, err
 		}
 	}

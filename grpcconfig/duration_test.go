@@ -1,0 +1,78 @@
+package grpcconfig
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+func TestParseDuration(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration
+		err  string
+	}{
+		{"0.1s", 100 * time.Millisecond, ""},
+		{"1s", time.Second, ""},
+		{"1.500s", 1500 * time.Millisecond, ""},
+		{".5s", 500 * time.Millisecond, ""},
+		{"2.s", 2 * time.Second, ""},
+		{"0.000000001s", 1, ""},
+		{"-3s", -3 * time.Second, ""},
+		{"0s", 0, ""},
+		{"100ms", 0, `duration "100ms": want decimal seconds, such as "0.1s"`},
+		{"1", 0, `duration "1": want seconds with an "s" suffix, such as "0.1s"`},
+		{"s", 0, `duration "s" has no digits`},
+		{".s", 0, `duration ".s" has no digits`},
+		{"1.2.3s", 0, `duration "1.2.3s": want decimal seconds, such as "0.1s"`},
+		{"+1s", 0, `duration "+1s": want decimal seconds, such as "0.1s"`},
+		{"0.0000000001s", 0, `duration "0.0000000001s" has more than 9 digits after the point`},
+		{"315576000001s", 0, `duration "315576000001s" is out of range`},
+		{"9223372037s", 0, `duration "9223372037s" is longer than Go's time.Duration holds (about 292 years)`},
+	}
+	for _, tt := range tests {
+		got, err := parseDuration(tt.in)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if got != tt.want || gotErr != tt.err {
+			t.Errorf("parseDuration(%q) = %v, %q; want %v, %q", tt.in, got, gotErr, tt.want, tt.err)
+		}
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	tests := []struct {
+		in   time.Duration
+		want string
+	}{
+		{time.Second, "1s"},
+		{100 * time.Millisecond, "0.100s"},
+		{1500 * time.Microsecond, "0.001500s"},
+		{1, "0.000000001s"},
+		{90 * time.Second, "90s"},
+		{-2 * time.Second, "-2s"},
+		{0, "0s"},
+	}
+	for _, tt := range tests {
+		if got := formatDuration(tt.in); got != tt.want {
+			t.Errorf("formatDuration(%v) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPropDurationRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := time.Duration(rapid.Int64Range(-1<<62, 1<<62).Draw(t, "d"))
+		got, err := parseDuration(formatDuration(d))
+		if err != nil {
+			t.Fatalf("parseDuration(formatDuration(%d)): %v", d, err)
+		}
+		if diff := cmp.Diff(d, got); diff != "" {
+			t.Fatalf("round trip of %q (-want +got):\n%s", formatDuration(d), diff)
+		}
+	})
+}

@@ -10,6 +10,8 @@ require (
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/recur-go/recur v0.0.0-00010101000000-000000000000
 	github.com/sethvargo/go-retry v0.5.0
+	github.com/sony/gobreaker/v2 v2.4.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (

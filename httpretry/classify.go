@@ -1,0 +1,234 @@
+package httpretry
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+
+	"github.com/recur-go/recur/verdict"
+)
+
+// judgeStatus returns the verdict on a response with status code code.
+//
+//	1xx, 2xx, 3xx        Success
+//	408                  Transient if repeatable, else Failure
+//	429                  Retryable if repeatable, else Neutral
+//	500                  Transient if Retry500 and repeatable, else Failure
+//	502, 503, 504        Transient if repeatable, else Failure
+//	other 4xx and 5xx    Neutral
+//
+// Seed 000 counts 408, 500, 502, 503 and 504 as failures of the target and
+// no other status; a 429 is the target pushing back, not failing.
+func (c *call) judgeStatus(code int) verdict.Verdict {
+	switch {
+	case code < 400:
+		return verdict.Success
+	case code == http.StatusTooManyRequests:
+		if c.repeatable && c.rewindable {
+			return verdict.Retryable
+		}
+		return verdict.Neutral
+	case code == http.StatusInternalServerError:
+		if !c.cfg.retry500 {
+			return verdict.Failure
+		}
+		return c.transient()
+	case code == http.StatusRequestTimeout, code == http.StatusBadGateway,
+		code == http.StatusServiceUnavailable, code == http.StatusGatewayTimeout:
+		return c.transient()
+	}
+	return verdict.Neutral
+}
+
+// transient is the verdict on a failure of the target that the request
+// may have caused to be processed: retry it if it may be repeated.
+func (c *call) transient() verdict.Verdict {
+	if c.repeatable && c.rewindable {
+		return verdict.Transient
+	}
+	return verdict.Failure
+}
+
+// judgeError returns the verdict on an attempt that failed with err and
+// no response. ctx is the request's context.
+func (c *call) judgeError(ctx context.Context, err error) verdict.Verdict {
+	if ctx.Err() != nil {
+		return verdict.Neutral // the caller gave up; the target did nothing wrong
+	}
+	switch kindOf(err) {
+	case kindTLS, kindNoHost:
+		return verdict.Failure
+	case kindUnsent:
+		// It never reached the server: any method may be sent again.
+		if c.rewindable {
+			return verdict.Transient
+		}
+		return verdict.Failure
+	case kindRefused:
+		if c.rewindable {
+			return verdict.Retryable
+		}
+		return verdict.Neutral
+	case kindBroken:
+		return c.transient()
+	}
+	return verdict.Neutral
+}
+
+// kind is a class of transport error.
+type kind uint8
+
+const (
+	kindOther   kind = iota // not known to be the target's doing
+	kindTLS                 // a TLS handshake or certificate failure: never retried
+	kindNoHost              // DNS says the host does not exist
+	kindUnsent              // the request never reached the server: dial failed
+	kindRefused             // HTTP/2 REFUSED_STREAM: the server did not process it
+	kindBroken              // the connection failed or timed out; the server may have processed it
+)
+
+// kindOf classifies a transport error. The order matters: a TLS error or
+// a dial error is also a net.Error.
+func kindOf(err error) kind {
+	if isTLS(err) {
+		return kindTLS
+	}
+	if op := dialError(err); op != nil {
+		var dns *net.DNSError
+		if errors.As(op, &dns) && dns.IsNotFound {
+			return kindNoHost
+		}
+		return kindUnsent
+	}
+	var se h2StreamError
+	if errors.As(err, &se) && se.Code == errCodeRefusedStream {
+		return kindRefused
+	}
+	var ne net.Error
+	if errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, ErrAttemptTimeout) || brokenText(err) {
+		return kindBroken
+	}
+	return kindOther
+}
+
+// dialError returns the *net.OpError of a failed dial in err's chain, if
+// any: connection refused, no route, a DNS failure, a dial timeout. No
+// byte of the request was sent. Behind a proxy, net/http wraps it in an
+// OpError whose Op is "proxyconnect", so the whole chain is searched.
+func dialError(err error) *net.OpError {
+	for err != nil {
+		if op, ok := err.(*net.OpError); ok && op.Op == "dial" {
+			return op
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if op := dialError(e); op != nil {
+					return op
+				}
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// isTLS reports whether err is a failed TLS handshake: a certificate that
+// does not verify, an alert from the server, a server that does not speak
+// TLS. Retrying those sends the same request into the same wall.
+func isTLS(err error) bool {
+	var (
+		cv *tls.CertificateVerificationError
+		ua x509.UnknownAuthorityError
+		he x509.HostnameError
+		ci x509.CertificateInvalidError
+		rh tls.RecordHeaderError
+		ae tls.AlertError
+		op *net.OpError
+	)
+	return errors.As(err, &cv) || errors.As(err, &ua) || errors.As(err, &he) ||
+		errors.As(err, &ci) || errors.As(err, &rh) || errors.As(err, &ae) ||
+		(errors.As(err, &op) && op.Op == "remote error") // a TLS alert from the peer
+}
+
+// h2StreamError has the shape of net/http's unexported http2StreamError,
+// whose As method fills in any struct with the same fields (net/http
+// keeps it so for golang.org/x/net/http2.StreamError). It is how a
+// refused stream is recognised without importing x/net.
+type h2StreamError struct {
+	StreamID uint32
+	Code     uint32
+	Cause    error
+}
+
+func (e h2StreamError) Error() string { return "http2 stream error" }
+
+// errCodeRefusedStream is HTTP/2's REFUSED_STREAM (RFC 9113, section 7):
+// the server did not process the stream, so any request may be sent again.
+const errCodeRefusedStream = 0x7
+
+// brokenTexts are errors that net/http returns when a connection fails but
+// does not export: they are recognised by their text.
+var brokenTexts = [...]string{
+	"http: server closed idle connection",
+	"http2: client conn is closed",
+	"http2: client connection lost",
+	"http2: server sent GOAWAY and closed the connection",
+	"http2: Transport received Server's graceful shutdown GOAWAY",
+}
+
+func brokenText(err error) bool {
+	msg := err.Error()
+	for _, t := range brokenTexts {
+		if strings.Contains(msg, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// repeatable reports whether req may be sent more than once: its method is
+// idempotent (RFC 9110, section 9.2.2: GET, HEAD, OPTIONS, TRACE, PUT,
+// DELETE), it has an Idempotency-Key (or X-Idempotency-Key) header, or its
+// context was marked with WithIdempotent.
+func repeatable(req *http.Request) bool {
+	switch req.Method {
+	case "", http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace,
+		http.MethodPut, http.MethodDelete:
+		return true
+	}
+	if _, ok := req.Header["Idempotency-Key"]; ok {
+		return true
+	}
+	if _, ok := req.Header["X-Idempotency-Key"]; ok {
+		return true
+	}
+	return req.Context().Value(idempotentKey{}) != nil
+}
+
+// rewindable reports whether req's body can be sent again: it has none,
+// or GetBody makes a new one.
+func rewindable(req *http.Request) bool {
+	return req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+}
+
+type idempotentKey struct{}
+
+// WithIdempotent returns a copy of ctx that marks the requests made with
+// it as safe to repeat, whatever their method: a POST that the server
+// deduplicates by some means other than an Idempotency-Key header.
+func WithIdempotent(ctx context.Context) context.Context {
+	return context.WithValue(ctx, idempotentKey{}, true)
+}

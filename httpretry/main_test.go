@@ -1,0 +1,11 @@
+package httpretry_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the run if any test leaves a goroutine behind: a
+// connection's read or write loop, a server, a timer's callback.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

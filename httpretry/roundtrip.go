@@ -1,0 +1,194 @@
+package httpretry
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/verdict"
+)
+
+// RoundTrip makes req through Base, and again on the Schedule while the
+// attempts fail in a way that may pass and req may be repeated. It returns
+// the last attempt's response, open and unread, whatever its status; each
+// response it did not return was drained (up to 64 KiB) and closed.
+//
+// It returns an error only when it has no response to return: every
+// attempt failed without one, the breaker refused an attempt, the budget
+// refused the call, or the request's context ended. When it gave up after
+// retrying, the error is a *retry.Error that wraps the last attempt's
+// error and says how many attempts were made.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	cfg := t.resolve()
+	if cfg.err != nil {
+		closeBody(req)
+		return nil, cfg.err
+	}
+	c := call{cfg: cfg, req: req, repeatable: repeatable(req), rewindable: rewindable(req)}
+	o := retry.Options{Clock: cfg.clock, Random: cfg.random, OnRetry: c.discard}
+	if cfg.guarded {
+		key := target(req.URL)
+		if cfg.breakers != nil {
+			o.Breaker = cfg.breakers.Get(key)
+		}
+		if cfg.budgets != nil {
+			o.Budget = cfg.budgets.Get(key)
+		}
+	}
+	_, err := retry.RetryIf(req.Context(), o, cfg.schedule, c.verdict, c.attempt)
+	if c.attempts == 0 {
+		closeBody(req) // refused before the first attempt: Base never saw it
+	}
+	resp := c.resp
+	switch {
+	case err == nil:
+		return resp, nil
+	case resp == nil:
+		return nil, err
+	case req.Context().Err() != nil:
+		// The caller gave up while the last response was in hand.
+		drain(resp)
+		return nil, err
+	}
+	return resp, nil // a status not retried, or not again: the caller's to read
+}
+
+// call is one RoundTrip: the request and what its attempts left.
+type call struct {
+	cfg        *config
+	req        *http.Request
+	repeatable bool // its method, key or context says it may be repeated
+	rewindable bool // its body can be sent again
+
+	attempts int             // attempts made
+	v        verdict.Verdict // the last attempt's verdict
+	resp     *http.Response  // the last attempt's response, open, if any
+}
+
+// errNotRetried is what an attempt returns to the runner for a response
+// whose verdict is not to retry, so that the runner records the verdict
+// and returns; RoundTrip returns the response instead.
+var errNotRetried = errors.New("httpretry: response not retried")
+
+// attempt makes one attempt. It is the runner's operation.
+func (c *call) attempt(ctx context.Context) (*http.Response, error) {
+	cfg := c.cfg
+	r := c.req
+	if c.attempts > 0 && r.Body != nil && r.Body != http.NoBody {
+		body, err := r.GetBody()
+		if err != nil {
+			c.v = verdict.Neutral
+			return nil, err
+		}
+		r = shallow(r)
+		r.Body = body
+	}
+	c.attempts++
+	if cfg.header != "" {
+		r = c.withDeadline(ctx, r)
+	}
+	var resp *http.Response
+	var err error
+	if cfg.timeout > 0 {
+		resp, err = roundTripTimeout(cfg.base, r, cfg.timeout)
+	} else {
+		resp, err = cfg.base.RoundTrip(r)
+	}
+	if err != nil {
+		c.resp = nil
+		c.v = c.judgeError(ctx, err)
+		return nil, err
+	}
+	c.resp = resp
+	c.v = c.judgeStatus(resp.StatusCode)
+	switch {
+	case c.v == verdict.Success:
+		return resp, nil
+	case !c.v.Retry():
+		return resp, errNotRetried
+	}
+	return resp, newStatusError(resp, c.cfg.maxAfter, c.cfg.clock.Now)
+}
+
+// verdict is the runner's classifier: the verdict attempt left.
+func (c *call) verdict(error) verdict.Verdict { return c.v }
+
+// discard is the runner's OnRetry hook: a retry has been decided, so the
+// failed attempt's response, if any, is drained and closed before the
+// wait, which lets its connection serve other requests meanwhile.
+func (c *call) discard(attempt int, err error, delay time.Duration) {
+	if c.resp != nil {
+		drain(c.resp)
+		c.resp = nil
+	}
+	if c.cfg.onRetry != nil {
+		c.cfg.onRetry(c.req, attempt, err, delay)
+	}
+	if l := c.cfg.logger; l != nil {
+		l.LogAttrs(c.req.Context(), slog.LevelDebug, "httpretry: retry",
+			slog.String("method", c.req.Method), slog.String("host", c.req.URL.Host),
+			slog.Int("attempt", attempt), slog.Duration("delay", delay), slog.Any("err", err))
+	}
+}
+
+// withDeadline returns r carrying the deadline header: the time left
+// before ctx's deadline, or the attempt timeout if that is shorter, in
+// whole milliseconds. With neither, it returns r as it is.
+func (c *call) withDeadline(ctx context.Context, r *http.Request) *http.Request {
+	var left time.Duration
+	d, ok := ctx.Deadline()
+	if ok {
+		left = max(d.Sub(c.cfg.clock.Now()), 0)
+	}
+	if t := c.cfg.timeout; t > 0 && (!ok || t < left) {
+		left, ok = t, true
+	}
+	if !ok {
+		return r
+	}
+	if r == c.req {
+		r = shallow(r)
+	}
+	r.Header = r.Header.Clone()
+	if r.Header == nil {
+		r.Header = make(http.Header, 1)
+	}
+	r.Header[c.cfg.header] = []string{strconv.FormatInt(left.Milliseconds(), 10)}
+	return r
+}
+
+// shallow returns a copy of r that shares everything with it; the caller
+// replaces what must differ.
+func shallow(r *http.Request) *http.Request {
+	r2 := new(http.Request)
+	*r2 = *r
+	return r2
+}
+
+// roundTripTimeout makes one attempt through base under a context that
+// ends d after it starts, unless the response headers come first. The
+// context then lives on, without a timer, until the response body is
+// closed, so that the caller can read it.
+func roundTripTimeout(base http.RoundTripper, r *http.Request, d time.Duration) (*http.Response, error) {
+	ctx, cancel := context.WithCancelCause(r.Context())
+	timer := time.AfterFunc(d, func() { cancel(ErrAttemptTimeout) })
+	resp, err := base.RoundTrip(r.WithContext(ctx))
+	if timer.Stop() {
+		if err != nil {
+			cancel(nil)
+			return nil, err
+		}
+		resp.Body = cancelOnClose(resp.Body, cancel)
+		return resp, nil
+	}
+	// The timer fired, perhaps just as the headers came: the context is
+	// done, so the body could not be read anyway.
+	if err == nil {
+		resp.Body.Close()
+	}
+	return nil, &timeoutError{d: d, err: err}
+}

@@ -44,9 +44,11 @@ bench-test:
 	cd bench && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # recur against its peers, side by side: -count 10 and benchstat, one
-# column per library. The raw numbers stay in bench/bench.txt.
+# column per library. The raw numbers stay in bench/bench.txt. The breaker
+# and budget rows run again at -cpu 1 (their rows without the -N suffix).
 bench-peers: SHELL := /bin/bash
 bench-peers: .SHELLFLAGS := -o pipefail -c
 bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
+	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(Breaker|Budget)' -benchmem -count 10 -cpu 1 . | tee -a bench.txt
 	cd bench && $(GO) run $(BENCHSTAT) -col /lib bench.txt

@@ -27,11 +27,22 @@
 //   - defaults: each peer's default retry policy written as a recur
 //     schedule; cmd/outcomes runs them through the contention simulator
 //     (package storm) and prints a markdown table.
+//   - runners_test.go: a call that succeeds at once, with a direct call as
+//     the floor (BenchmarkFirstTry); three failures then success with no
+//     wait (BenchmarkThreeFailures); the marginal cost of one zero-delay
+//     retry (BenchmarkZeroDelayRetry).
+//   - breaker_test.go: breaker admission + record on the closed path,
+//     serial and under RunParallel (BenchmarkBreakerClosed,
+//     BenchmarkBreakerClosedParallel; make bench-peers runs them at
+//     the default GOMAXPROCS and again at -cpu 1).
+//   - budget_test.go: recur's retry budgets' checks, which no peer has
+//     (BenchmarkBudgetCall, BenchmarkBudgetRetryCheck).
+//   - outage: the seeds' retry-storm scenario, a dependency down for 4 s
+//     under steady load, with clients retrying through recur's runner with
+//     and without each budget and a breaker, on virtual time;
+//     cmd/retrystorm prints it as a markdown table.
 //
-// Still to come, from the runner, breaker and HTTP issues (one file each,
-// same lib=NAME naming): a call that succeeds at once and a direct call as
-// the floor (runners_test.go); three failures then success with zero delays
-// (runners_test.go); breaker admission + record on the closed path, serial
-// and RunParallel (breaker_test.go); an HTTP GET through each retrying
-// client against a loopback server vs plain http.Client (http_test.go).
+// Still to come, from the HTTP issue (same lib=NAME naming): an HTTP GET
+// through each retrying client against a loopback server vs plain
+// http.Client (http_test.go).
 package bench

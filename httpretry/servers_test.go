@@ -2,8 +2,6 @@ package httpretry_test
 
 import (
 	"bufio"
-	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -11,8 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-
-	"go.uber.org/goleak"
+	"time"
 )
 
 // server is an httptest server that counts what it sees: requests (the
@@ -149,14 +146,6 @@ func truncate(_ int64, c *net.TCPConn, _ <-chan struct{}) {
 	io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial")
 }
 
-// verifyNoLeaks closes idle connections and checks that no goroutine of
-// this test is left.
-func verifyNoLeaks(t *testing.T, base *http.Transport) {
-	t.Helper()
-	base.CloseIdleConnections()
-	goleak.VerifyNone(t, goleak.IgnoreCurrent())
-}
-
 // closedPort returns an address on which nothing listens: connecting to
 // it is refused.
 func closedPort(t *testing.T) string {
@@ -170,6 +159,16 @@ func closedPort(t *testing.T) string {
 	return "http://" + addr
 }
 
-var errStop = errors.New("stop")
-
-var _ = context.Background
+// waitClosed waits until the server has seen every connection it opened
+// closed: the client leaked none. The wait is bounded; the test fails if
+// it runs out.
+func waitClosed(t *testing.T, s *server) {
+	t.Helper()
+	for range 500 {
+		if s.closed.Load() == s.opened.Load() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("server saw %d connections opened and %d closed", s.opened.Load(), s.closed.Load())
+}

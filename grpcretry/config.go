@@ -1,0 +1,220 @@
+package grpcretry
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
+	"github.com/recur-go/recur/grpcconfig"
+	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
+	"google.golang.org/grpc/codes"
+)
+
+// Config says which unary calls to retry, when, and what guards them.
+// Set exactly one of Schedule, Policy and ServiceConfig; every other
+// field has a usable zero value. A Config is a plain value, checked once
+// by UnaryClientInterceptor.
+type Config struct {
+	// Schedule is the retry policy of every unary method, such as
+	// Intersect(FullJitter(100ms, 2s), Times(4)): at most 4 attempts,
+	// full-jitter waits between them.
+	Schedule schedule.Schedule
+
+	// Policy is Schedule written in recur's policy language, such as
+	// "fulljitter(100ms, 2s) & times(4)", for a policy read from a file
+	// or a flag.
+	Policy string
+
+	// Codes are the status codes retried under Schedule or Policy; nil
+	// means UNAVAILABLE only, the one code that says the server did not
+	// handle the call. Add a code only if every method the interceptor
+	// sees may run twice. With ServiceConfig it must be nil: each
+	// retryPolicy names its own retryableStatusCodes.
+	Codes []codes.Code
+
+	// ServiceConfig, if not nil, says per method how to retry, as gRPC
+	// reads a service config: the method config that names the method,
+	// else the one that names its service, else the default one. Its
+	// retryPolicy becomes a schedule (see grpcconfig); a method it gives
+	// no retryPolicy is called once. Its retryThrottling, if any,
+	// configures the token buckets when Budgets is nil.
+	ServiceConfig *grpcconfig.ServiceConfig
+
+	// Jitter is the backoff formula ServiceConfig's policies follow: the
+	// zero value is A6's full jitter, grpcconfig.PlusMinus20 its 2024
+	// revision. It is ignored without ServiceConfig.
+	Jitter grpcconfig.Jitter
+
+	// Options are the runner's options for every call: Clock, Random,
+	// AttemptTimeout, MaxPushback, OnRetry and Logger, as package retry
+	// documents them. Options.Breaker and Options.Budget must be nil: a
+	// gRPC client talks to many targets, so set Breakers and Budgets,
+	// which keep one per target.
+	Options retry.Options
+
+	// Breakers, if not nil, gives each target (the ClientConn's Target())
+	// a circuit breaker that guards every attempt. An open breaker fails
+	// the call at once with status UNAVAILABLE "circuit open", without
+	// touching the network. Nil means no breaker, as the seeds' gRPC
+	// channel has by default.
+	Breakers *breaker.Registry
+
+	// Budgets gives each target its retry budget. Nil means gRFC A6's
+	// token bucket (10 tokens, 0.1 back per success, retries only while
+	// more than half are left), or ServiceConfig's retryThrottling when
+	// it has one: a failing target sees about 10% extra load, never a
+	// storm.
+	Budgets *budget.Registry
+
+	// Unthrottled turns the default budget off, so that only the
+	// schedule limits retries. It is an error together with Budgets.
+	Unthrottled bool
+}
+
+// policy is how one method is retried.
+type policy struct {
+	s     schedule.Schedule
+	retry uint32 // bit c set: code c is retried
+}
+
+// once is the policy of a method that is not retried.
+var once = &policy{s: schedule.Times{N: 1}}
+
+// retries reports whether code c is retried.
+func (p *policy) retries(c codes.Code) bool { return c < 32 && p.retry&(1<<c) != 0 }
+
+// interceptor is a checked Config.
+type interceptor struct {
+	all      *policy            // for every method, or nil with a service config
+	methods  map[string]*policy // by grpcconfig.Name.Path(), with a service config
+	opts     retry.Options
+	breakers *breaker.Registry
+	budgets  *budget.Registry
+}
+
+var errNoPolicy = errors.New("grpcretry: Config needs one of Schedule, Policy and ServiceConfig")
+
+// build checks c and turns it into an interceptor.
+func build(c Config) (*interceptor, error) {
+	set := 0
+	for _, ok := range []bool{c.Schedule != nil, c.Policy != "", c.ServiceConfig != nil} {
+		if ok {
+			set++
+		}
+	}
+	switch {
+	case set == 0:
+		return nil, errNoPolicy
+	case set > 1:
+		return nil, errors.New("grpcretry: Config sets more than one of Schedule, Policy and ServiceConfig")
+	case c.Options.Breaker != nil || c.Options.Budget != nil:
+		return nil, errors.New("grpcretry: Config.Options.Breaker and Options.Budget must be nil: set Config.Breakers and Config.Budgets, which keep one per target")
+	case c.Options.AttemptTimeout < 0:
+		return nil, fmt.Errorf("grpcretry: Config.Options.AttemptTimeout %v is negative", c.Options.AttemptTimeout)
+	case c.Options.MaxPushback < 0:
+		return nil, fmt.Errorf("grpcretry: Config.Options.MaxPushback %v is negative", c.Options.MaxPushback)
+	case c.Budgets != nil && c.Unthrottled:
+		return nil, errors.New("grpcretry: Config sets both Budgets and Unthrottled")
+	case c.ServiceConfig != nil && c.Codes != nil:
+		return nil, errors.New("grpcretry: Config sets both Codes and ServiceConfig, whose retry policies name their own codes")
+	}
+	ic := &interceptor{opts: c.Options, breakers: c.Breakers, budgets: c.Budgets}
+	if c.ServiceConfig != nil {
+		if err := ic.fromServiceConfig(c.ServiceConfig, c.Jitter); err != nil {
+			return nil, err
+		}
+	} else {
+		s := c.Schedule
+		if c.Policy != "" {
+			var err error
+			if s, err = parse.Parse(c.Policy); err != nil {
+				return nil, fmt.Errorf("grpcretry: Config.Policy: %w", err)
+			}
+		}
+		if err := schedule.Validate(s); err != nil {
+			return nil, fmt.Errorf("grpcretry: Config.Schedule: %w", err)
+		}
+		mask, err := codeMask(c.Codes)
+		if err != nil {
+			return nil, err
+		}
+		ic.all = &policy{s: s, retry: mask}
+	}
+	if ic.budgets == nil && !c.Unthrottled {
+		cfg := budget.TokenBucketConfig{}
+		if c.ServiceConfig != nil && c.ServiceConfig.Throttling != nil {
+			cfg = *c.ServiceConfig.Throttling
+		}
+		r, err := budget.NewRegistry(cfg, 0)
+		if err != nil {
+			return nil, fmt.Errorf("grpcretry: ServiceConfig.Throttling: %w", err)
+		}
+		ic.budgets = r
+	}
+	return ic, nil
+}
+
+// codeMask turns a list of codes into a bit set; nil means UNAVAILABLE.
+func codeMask(cs []codes.Code) (uint32, error) {
+	if cs == nil {
+		return 1 << codes.Unavailable, nil
+	}
+	var mask uint32
+	for _, c := range cs {
+		if int(c) >= grpcconfig.NumCodes {
+			return 0, fmt.Errorf("grpcretry: Config.Codes holds %v, which gRPC does not define", c)
+		}
+		mask |= 1 << c
+	}
+	return mask, nil
+}
+
+// fromServiceConfig converts every method config of sc.
+func (ic *interceptor) fromServiceConfig(sc *grpcconfig.ServiceConfig, j grpcconfig.Jitter) error {
+	ic.methods = make(map[string]*policy)
+	for i, mc := range sc.Methods {
+		p := once
+		if rp := mc.RetryPolicy; rp != nil {
+			s, err := rp.Schedule(j)
+			if err != nil {
+				return fmt.Errorf("grpcretry: ServiceConfig.Methods[%d]: %w", i, err)
+			}
+			var mask uint32
+			for _, c := range rp.RetryableStatusCodes {
+				mask |= 1 << c // Schedule validated the codes
+			}
+			p = &policy{s: s, retry: mask}
+		}
+		for _, n := range mc.Names {
+			if _, dup := ic.methods[n.Path()]; !dup { // the first entry wins, as in a parsed config
+				ic.methods[n.Path()] = p
+			}
+		}
+	}
+	return nil
+}
+
+// policy returns the policy of a full method name such as "/pkg.Svc/M".
+func (ic *interceptor) policy(method string) *policy {
+	if ic.all != nil {
+		return ic.all
+	}
+	if p, ok := ic.methods[method]; ok {
+		return p
+	}
+	for i := len(method) - 1; i >= 0; i-- {
+		if method[i] == '/' {
+			if p, ok := ic.methods[method[:i+1]]; ok {
+				return p
+			}
+			break
+		}
+	}
+	if p, ok := ic.methods[""]; ok {
+		return p
+	}
+	return once
+}

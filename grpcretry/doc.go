@@ -1,0 +1,2 @@
+// Package grpcretry retries unary gRPC calls.
+package grpcretry

@@ -11,8 +11,14 @@ type AndThen struct {
 	First, Then Schedule
 }
 
-func (s AndThen) String() string           { return string(s.appendTo(nil)) }
-func (s AndThen) GoString() string         { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as AndThen(Times(3), Spaced(1m0s)), which
+// package parse reads back to an equal value.
+func (s AndThen) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s AndThen) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s AndThen) LogValue() slog.Value     { return slog.StringValue(s.String()) }
 func (s AndThen) appendTo(b []byte) []byte { return appendPair(b, "AndThen(", s.First, s.Then) }
 func (s AndThen) appendGo(b []byte) []byte {

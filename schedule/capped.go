@@ -12,8 +12,14 @@ type Capped struct {
 	Max   time.Duration
 }
 
-func (s Capped) String() string       { return string(s.appendTo(nil)) }
-func (s Capped) GoString() string     { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as Capped(Fibonacci(1s), 10s), which
+// package parse reads back to an equal value.
+func (s Capped) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s Capped) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s Capped) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 func (s Capped) appendTo(b []byte) []byte {

@@ -14,8 +14,14 @@ type Decorrelated struct {
 	Cap  time.Duration
 }
 
-func (s Decorrelated) String() string       { return string(s.appendTo(nil)) }
-func (s Decorrelated) GoString() string     { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as Decorrelated(100ms, 10s), which
+// package parse reads back to an equal value.
+func (s Decorrelated) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s Decorrelated) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s Decorrelated) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 func (s Decorrelated) appendTo(b []byte) []byte {

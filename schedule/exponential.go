@@ -18,8 +18,14 @@ type Exponential struct {
 	Cap       time.Duration
 }
 
-func (s Exponential) String() string       { return string(s.appendTo(nil)) }
-func (s Exponential) GoString() string     { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as Exponential(100ms, 200%, 30s), which
+// package parse reads back to an equal value.
+func (s Exponential) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s Exponential) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s Exponential) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 func (s Exponential) appendTo(b []byte) []byte {

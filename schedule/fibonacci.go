@@ -13,8 +13,14 @@ type Fibonacci struct {
 	Base time.Duration
 }
 
-func (s Fibonacci) String() string       { return string(s.appendTo(nil)) }
-func (s Fibonacci) GoString() string     { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as Fibonacci(100ms), which
+// package parse reads back to an equal value.
+func (s Fibonacci) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s Fibonacci) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s Fibonacci) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 func (s Fibonacci) appendTo(b []byte) []byte {

@@ -10,8 +10,14 @@ type Intersect struct {
 	A, B Schedule
 }
 
-func (s Intersect) String() string           { return string(s.appendTo(nil)) }
-func (s Intersect) GoString() string         { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as Intersect(Times(3), Spaced(1s)), which
+// package parse reads back to an equal value.
+func (s Intersect) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s Intersect) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s Intersect) LogValue() slog.Value     { return slog.StringValue(s.String()) }
 func (s Intersect) appendTo(b []byte) []byte { return appendPair(b, "Intersect(", s.A, s.B) }
 func (s Intersect) appendGo(b []byte) []byte {

@@ -14,8 +14,14 @@ type Jittered struct {
 	HighPct int
 }
 
-func (s Jittered) String() string       { return string(s.appendTo(nil)) }
-func (s Jittered) GoString() string     { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as Jittered(Exponential(100ms, 200%, 30s), 0%, 100%), which
+// package parse reads back to an equal value.
+func (s Jittered) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s Jittered) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s Jittered) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 func (s Jittered) appendTo(b []byte) []byte {

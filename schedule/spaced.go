@@ -14,8 +14,14 @@ type Spaced struct {
 	Every time.Duration
 }
 
-func (s Spaced) String() string       { return string(s.appendTo(nil)) }
-func (s Spaced) GoString() string     { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as Spaced(30s), which
+// package parse reads back to an equal value.
+func (s Spaced) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s Spaced) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s Spaced) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 func (s Spaced) appendTo(b []byte) []byte {

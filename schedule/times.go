@@ -12,9 +12,16 @@ type Times struct {
 	N int
 }
 
-func (s Times) String() string       { return string(s.appendTo(nil)) }
-func (s Times) GoString() string     { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as Times(5), which
+// package parse reads back to an equal value.
+func (s Times) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s Times) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s Times) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
 func (s Times) appendTo(b []byte) []byte {
 	return append(strconv.AppendInt(append(b, "Times("...), int64(s.N), 10), ')')
 }

@@ -11,8 +11,14 @@ type Union struct {
 	A, B Schedule
 }
 
-func (s Union) String() string           { return string(s.appendTo(nil)) }
-func (s Union) GoString() string         { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as Union(Times(3), Spaced(1s)), which
+// package parse reads back to an equal value.
+func (s Union) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s Union) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s Union) LogValue() slog.Value     { return slog.StringValue(s.String()) }
 func (s Union) appendTo(b []byte) []byte { return appendPair(b, "Union(", s.A, s.B) }
 func (s Union) appendGo(b []byte) []byte {

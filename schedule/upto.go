@@ -14,8 +14,14 @@ type UpTo struct {
 	Budget time.Duration
 }
 
-func (s UpTo) String() string       { return string(s.appendTo(nil)) }
-func (s UpTo) GoString() string     { return string(s.appendGo(nil)) }
+// String returns the canonical form, such as UpTo(Spaced(10s), 1m0s), which
+// package parse reads back to an equal value.
+func (s UpTo) String() string { return string(s.appendTo(make([]byte, 0, 64))) }
+
+// GoString returns a Go expression that builds s, for %#v.
+func (s UpTo) GoString() string { return string(s.appendGo(nil)) }
+
+// LogValue logs s as its canonical form.
 func (s UpTo) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 func (s UpTo) appendTo(b []byte) []byte {

@@ -22,6 +22,7 @@ type PolicyError struct {
 	Err  *parse.Error // what is wrong, located in Text
 }
 
+// Error returns the position, the policy's path in the plan and the parse error.
 func (e *PolicyError) Error() string {
 	return fmt.Sprintf("line %d: %s: %v", e.Line+e.Err.Line-1, e.Path, e.Err)
 }

@@ -33,6 +33,7 @@ const (
 	Error
 )
 
+// String returns the severity's name: "info", "warning" or "error".
 func (s Severity) String() string {
 	switch s {
 	case Info:
@@ -57,6 +58,7 @@ type Finding struct {
 	Fix      string   `json:"fix"`      // how to fix it, in one line
 }
 
+// String returns the finding on one line: severity, rule, message and fix.
 func (f Finding) String() string {
 	return f.Severity.String() + " " + f.ID + ": " + f.Message + " — fix: " + f.Fix
 }

@@ -7,9 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 BENCHSTAT   ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers
+.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test
 
-test: vet race props bench-test
+test: vet race props bench-test grpc-test
 
 vet:
 	$(GO) vet ./...
@@ -42,6 +42,11 @@ cover:
 # benchmarks.
 bench-test:
 	cd bench && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# grpcretry/ is a module of its own too (google.golang.org/grpc stays out
+# of the main go.mod); its tests run against real servers on loopback.
+grpc-test:
+	cd grpcretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # recur against its peers, side by side: -count 10 and benchstat, one
 # column per library. The raw numbers stay in bench/bench.txt. The breaker

@@ -12,9 +12,13 @@ Lint runs the rules of docs/lint.md over each policy and prints every
 finding: its severity, its rule id, what is wrong and how to fix it. Exit
 status 1 when a policy is invalid or any finding is an error.
 
+--from-grpc-config FILE lints each retryPolicy of a gRPC service config
+as well, converted as docs/grpc.md describes, naming its methods.
+
 Examples:
   schedcheck lint 'exponential(100ms, 200%, 30s) & times(8)'
   schedcheck lint --json 'spaced(1s)' 'fulljitter(100ms, 30s) & times(3)'
+  schedcheck lint --from-grpc-config service_config.json
 `
 
 // lintResult is lint's JSON output for one policy.
@@ -23,6 +27,7 @@ type lintResult struct {
 	Policy   string         `json:"policy,omitempty"`
 	Error    string         `json:"error,omitempty"`
 	Findings []lint.Finding `json:"findings"`
+	Notes    []string       `json:"notes,omitempty"`
 }
 
 func runLint(c *cli, args []string) int {
@@ -30,6 +35,7 @@ func runLint(c *cli, args []string) int {
 	var fl files
 	fs.Var(&fl, "f", "read a policy from `FILE`; repeatable")
 	asJSON := fs.Bool("json", false, "print one JSON object per policy")
+	grpcFile := fs.String("from-grpc-config", "", "lint each retryPolicy of the gRPC service config in `FILE`")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -46,15 +52,25 @@ func runLint(c *cli, args []string) int {
 		}
 		srcs = append(srcs, source{name: f, text: string(b), line: 1})
 	}
-	if len(srcs) == 0 {
+	all, notes := parseAll(srcs), make([][]string, len(srcs))
+	if *grpcFile != "" {
+		gps, st := c.grpcPolicies(*grpcFile)
+		if st != exitOK {
+			return st
+		}
+		for _, g := range gps {
+			all, notes = append(all, g.parsed), append(notes, g.notes)
+		}
+	}
+	if len(all) == 0 {
 		c.errorf("lint: no policy given")
 		fs.Usage()
 		return exitUsage
 	}
 	status := exitOK
 	enc := json.NewEncoder(c.stdout)
-	for _, p := range parseAll(srcs) {
-		res := lintResult{Source: p.src.name, Findings: []lint.Finding{}}
+	for i, p := range all {
+		res := lintResult{Source: p.src.name, Findings: []lint.Finding{}, Notes: notes[i]}
 		if p.err != nil {
 			status = exitInvalid
 			if *asJSON {
@@ -79,6 +95,9 @@ func runLint(c *cli, args []string) int {
 		}
 		for _, f := range res.Findings {
 			fmt.Fprintf(c.stdout, "%s: %s %s: %s\n\tfix: %s\n", p.src.name, f.Severity, f.ID, f.Message, f.Fix)
+		}
+		for _, n := range res.Notes {
+			fmt.Fprintf(c.stdout, "%s: note: %s\n", p.src.name, n)
 		}
 	}
 	return status

@@ -42,7 +42,7 @@ type server struct {
 }
 
 // start runs a server on 127.0.0.1 until the test ends.
-func start(t *testing.T, behave func(ctx context.Context, n int) error) *server {
+func start(t testing.TB, behave func(ctx context.Context, n int) error) *server {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -163,7 +163,7 @@ func (l *listener) close(remote string) {
 
 // dial connects to the server through the interceptors, with grpc-go's
 // own retries off, until the test ends.
-func dial(t *testing.T, addr string, interceptors ...grpc.UnaryClientInterceptor) testpb.TestServiceClient {
+func dial(t testing.TB, addr string, interceptors ...grpc.UnaryClientInterceptor) testpb.TestServiceClient {
 	t.Helper()
 	conn, err := grpc.NewClient(addr,
 		grpc.WithTransportCredentials(insecure.NewCredentials()),

@@ -2,6 +2,7 @@ package grpcretry
 
 import (
 	"context"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -36,6 +37,9 @@ import (
 // grpc-retry-pushback-ms trailer sets the least wait before the next
 // attempt; a negative or unreadable one ends the retries.
 //
+// Options.Logger, if set, gets the runner's records with the attributes
+// grpc.method and grpc.target added.
+//
 // A call that is retried and still fails returns a *retry.Error that
 // wraps the last attempt's status error: status.Code, status.FromError
 // and errors.As see that status through it. Any other failure returns the
@@ -50,17 +54,18 @@ func UnaryClientInterceptor(c Config) (grpc.UnaryClientInterceptor, error) {
 
 func (ic *interceptor) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	o := ic.opts
-	if ic.breakers != nil || ic.budgets != nil {
-		target := ""
-		if cc != nil {
-			target = cc.Target()
-		}
-		if ic.breakers != nil {
-			o.Breaker = ic.breakers.Get(target)
-		}
-		if ic.budgets != nil {
-			o.Budget = ic.budgets.Get(target)
-		}
+	target := ""
+	if cc != nil {
+		target = cc.Target()
+	}
+	if ic.breakers != nil {
+		o.Breaker = ic.breakers.Get(target)
+	}
+	if ic.budgets != nil {
+		o.Budget = ic.budgets.Get(target)
+	}
+	if o.Logger != nil {
+		o.Logger = o.Logger.With(slog.String("grpc.method", method), slog.String("grpc.target", target))
 	}
 	c := &call{ctx: ctx, p: ic.policy(method), method: method, req: req, reply: reply, cc: cc, invoker: invoker, opts: opts}
 	_, err := retry.RetryIf(ctx, o, c.p.s, c.classify, c.attempt)

@@ -3,6 +3,8 @@ package grpcretry_test
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -361,5 +363,30 @@ func TestStreamsPassThrough(t *testing.T) {
 	}
 	if got := srv.count(); got != 1 {
 		t.Errorf("server saw %d attempts; want 1", got)
+	}
+}
+
+// TestLogger: the runner's records name the method and the target.
+func TestLogger(t *testing.T) {
+	srv := start(t, failFirst(1, codes.Unavailable))
+	opts, _ := virtual()
+	var buf strings.Builder
+	opts.Logger = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(3), Options: opts}))
+	if _, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "level=DEBUG msg=retry grpc.method=/grpc.testing.TestService/UnaryCall grpc.target=" + srv.addr +
+		" attempt=1 delay=10ms err=\"rpc error: code = Unavailable desc = attempt 1 fails\"\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("log (-want +got):\n%s", diff)
 	}
 }

@@ -62,7 +62,7 @@ func (r *Run) UnmarshalBinary(data []byte) error {
 		return v, true
 	}
 	n, ok := next()
-	if !ok || len(p) < 1 || p[0] > 1 {
+	if !ok || n < 0 || len(p) < 1 || p[0] > 1 {
 		return errors.New("interp: truncated saved run")
 	}
 	done := p[0] == 1
@@ -77,6 +77,9 @@ func (r *Run) UnmarshalBinary(data []byte) error {
 		for _, f := range []*int64{&nodes[i].k, &nodes[i].start, &nodes[i].a, &nodes[i].b} {
 			if *f, ok = next(); !ok {
 				return errors.New("interp: truncated saved run")
+			}
+			if *f < 0 {
+				return errors.New("interp: saved run holds a negative value")
 			}
 		}
 	}

@@ -82,7 +82,7 @@ func (r *Run) Next(start, now time.Duration) (delay time.Duration, ok bool) {
 		r.done = true
 		return 0, false
 	}
-	return time.Duration(d), true
+	return time.Duration(max(d, 0)), true // never negative, even from a doctored saved state
 }
 
 // Decisions returns how many decisions the run has made.

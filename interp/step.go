@@ -150,6 +150,12 @@ func mulSat(a, b int64) int64 {
 // scaleCap returns min(cap, d·pct/100) in integer nanoseconds, computed in
 // 128 bits so that it never overflows.
 func scaleCap(d int64, pct uint64, cap int64) int64 {
+	if pct == 200 { // doubling, the common case: no multiply, no division
+		if d >= cap-d {
+			return cap
+		}
+		return 2 * d
+	}
 	hi, lo := bits.Mul64(uint64(d), pct)
 	q := lo / 100 // the common case: d·pct < 2⁶⁴
 	if hi != 0 {

@@ -73,6 +73,9 @@ type rawServer struct {
 	conns atomic.Int64
 	done  chan struct{} // closed when the test ends: hanging handlers return
 	wg    sync.WaitGroup
+
+	mu   sync.Mutex
+	open map[net.Conn]bool // closed when the test ends: blocked reads return
 }
 
 // newRaw starts a rawServer that runs handle on each accepted connection
@@ -84,7 +87,7 @@ func newRaw(t *testing.T, handle func(n int64, c *net.TCPConn, done <-chan struc
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &rawServer{ln: ln, done: make(chan struct{})}
+	s := &rawServer{ln: ln, done: make(chan struct{}), open: make(map[net.Conn]bool)}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -94,10 +97,18 @@ func newRaw(t *testing.T, handle func(n int64, c *net.TCPConn, done <-chan struc
 				return
 			}
 			n := s.conns.Add(1)
+			s.mu.Lock()
+			s.open[c] = true
+			s.mu.Unlock()
 			s.wg.Add(1)
 			go func() {
 				defer s.wg.Done()
-				defer c.Close()
+				defer func() {
+					s.mu.Lock()
+					delete(s.open, c)
+					s.mu.Unlock()
+					c.Close()
+				}()
 				handle(n, c.(*net.TCPConn), s.done)
 			}()
 		}
@@ -105,6 +116,11 @@ func newRaw(t *testing.T, handle func(n int64, c *net.TCPConn, done <-chan struc
 	t.Cleanup(func() {
 		close(s.done)
 		ln.Close()
+		s.mu.Lock()
+		for c := range s.open {
+			c.Close()
+		}
+		s.mu.Unlock()
 		s.wg.Wait()
 	})
 	return s

@@ -3,6 +3,7 @@ package httpretry_test
 import (
 	"bufio"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -187,4 +188,26 @@ func waitClosed(t *testing.T, s *server) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Errorf("server saw %d connections opened and %d closed", s.opened.Load(), s.closed.Load())
+}
+
+// newTLSServer starts a TLS server with httptest's own certificate, which
+// a client that was not given it does not trust.
+func newTLSServer(t *testing.T) *server {
+	t.Helper()
+	s := &server{}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requests.Add(1)
+	}))
+	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			s.opened.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			s.closed.Add(1)
+		}
+	}
+	s.Config.ErrorLog = log.New(io.Discard, "", 0) // the failed handshakes
+	s.StartTLS()
+	t.Cleanup(s.Close)
+	return s
 }

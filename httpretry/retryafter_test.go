@@ -119,3 +119,7 @@ func TestRetryAfterPacesEveryRetry(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func newVirtual() *clockcap.VirtualClock { return clockcap.Virtual(epoch) }
+
+func seconds(n int64) time.Duration { return time.Duration(n) * time.Second }

@@ -57,8 +57,14 @@ func (v variant) repeatable() bool {
 	return v.key != "" || v.mark
 }
 
+// fataler is what request needs of a *testing.T or a *rapid.T.
+type fataler interface {
+	Helper()
+	Fatal(args ...any)
+}
+
 // request makes the variant's request to url.
-func (v variant) request(t testing.TB, ctx context.Context, url string) *http.Request {
+func (v variant) request(t fataler, ctx context.Context, url string) *http.Request {
 	t.Helper()
 	if v.mark {
 		ctx = httpretry.WithIdempotent(ctx)

@@ -39,7 +39,7 @@ func TestErrorTable(t *testing.T) {
 	type row struct {
 		GET, POST judged
 	}
-	retried := judged{Attempts: 3, Failures: 3}    // Transient for both methods
+	retried := judged{Attempts: 3, Failures: 3}        // Transient for both methods
 	transient := row{GET: retried, POST: judged{1, 1}} // retried only if repeatable
 	for _, tc := range []struct {
 		name string

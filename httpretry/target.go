@@ -1,7 +1,6 @@
 package httpretry
 
 import (
-	"net"
 	"net/url"
 	"strings"
 )
@@ -9,8 +8,12 @@ import (
 // target returns the key of u's breaker and budget: scheme://host:port,
 // with the scheme's default port filled in and the host in lower case,
 // so that "http://Example.com" and "http://example.com:80/x" share one.
+// It allocates once, for the result.
 func target(u *url.URL) string {
-	host, port := strings.ToLower(u.Hostname()), u.Port()
+	host, port := u.Hostname(), u.Port()
+	if hasUpper(host) {
+		host = strings.ToLower(host)
+	}
 	if port == "" {
 		switch u.Scheme {
 		case "http":
@@ -19,5 +22,17 @@ func target(u *url.URL) string {
 			port = "443"
 		}
 	}
-	return u.Scheme + "://" + net.JoinHostPort(host, port)
+	if strings.IndexByte(host, ':') >= 0 { // IPv6
+		return u.Scheme + "://[" + host + "]:" + port
+	}
+	return u.Scheme + "://" + host + ":" + port
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }

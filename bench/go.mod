@@ -15,8 +15,10 @@ require (
 )
 
 require (
+	github.com/alecthomas/participle/v2 v2.1.4 // indirect
 	github.com/bits-and-blooms/bitset v1.24.4 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/influxdata/tdigest v0.0.1 // indirect
 )
 
 replace github.com/recur-go/recur => ../

@@ -74,6 +74,8 @@ type call struct {
 // and returns; RoundTrip returns the response instead.
 var errNotRetried = errors.New("httpretry: response not retried")
 
+var errNoResponse = errors.New("httpretry: Base returned a nil *Response with a nil error")
+
 // attempt makes one attempt. It is the runner's operation.
 func (c *call) attempt(ctx context.Context) (*http.Response, error) {
 	cfg := c.cfg
@@ -97,6 +99,9 @@ func (c *call) attempt(ctx context.Context) (*http.Response, error) {
 		resp, err = roundTripTimeout(cfg.base, r, cfg.timeout)
 	} else {
 		resp, err = cfg.base.RoundTrip(r)
+	}
+	if err == nil && resp == nil {
+		err = errNoResponse // a broken Base; http.Client reports it the same way
 	}
 	if err != nil {
 		c.resp = nil

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"syscall"
 
@@ -99,7 +100,8 @@ func kindOf(err error) kind {
 	if isTLS(err) {
 		return kindTLS
 	}
-	if op := dialError(err); op != nil {
+	var op *net.OpError
+	if find(err, func(e error) bool { op, _ = e.(*net.OpError); return op != nil && op.Op == "dial" }) {
 		var dns *net.DNSError
 		if errors.As(op, &dns) && dns.IsNotFound {
 			return kindNoHost
@@ -110,8 +112,7 @@ func kindOf(err error) kind {
 	if errors.As(err, &se) && se.Code == errCodeRefusedStream {
 		return kindRefused
 	}
-	var ne net.Error
-	if errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+	if find(err, isNetError) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, ErrAttemptTimeout) || brokenText(err) {
 		return kindBroken
@@ -119,30 +120,44 @@ func kindOf(err error) kind {
 	return kindOther
 }
 
-// dialError returns the *net.OpError of a failed dial in err's chain, if
-// any: connection refused, no route, a DNS failure, a dial timeout. No
-// byte of the request was sent. Behind a proxy, net/http wraps it in an
-// OpError whose Op is "proxyconnect", so the whole chain is searched.
-func dialError(err error) *net.OpError {
+// find reports whether f holds for an error in err's tree, in the
+// pre-order errors.As uses.
+//
+// A failed dial is a *net.OpError whose Op is "dial": connection refused,
+// no route, a DNS failure, a dial timeout; no byte of the request was
+// sent. Behind a proxy, net/http wraps it in an OpError whose Op is
+// "proxyconnect", which is why the whole tree is searched rather than its
+// first OpError.
+func find(err error, f func(error) bool) bool {
 	for err != nil {
-		if op, ok := err.(*net.OpError); ok && op.Op == "dial" {
-			return op
+		if f(err) {
+			return true
 		}
 		switch u := err.(type) {
 		case interface{ Unwrap() error }:
 			err = u.Unwrap()
 		case interface{ Unwrap() []error }:
 			for _, e := range u.Unwrap() {
-				if op := dialError(e); op != nil {
-					return op
+				if find(e, f) {
+					return true
 				}
 			}
-			return nil
+			return false
 		default:
-			return nil
+			return false
 		}
 	}
-	return nil
+	return false
+}
+
+// isNetError reports whether err is a net.Error other than a *url.Error,
+// which implements the interface whatever it wraps.
+func isNetError(err error) bool {
+	if _, ok := err.(*url.Error); ok {
+		return false
+	}
+	_, ok := err.(net.Error)
+	return ok
 }
 
 // isTLS reports whether err is a failed TLS handshake: a certificate that

@@ -64,6 +64,8 @@ func TestErrorTable(t *testing.T) {
 		{"not TLS", tls.RecordHeaderError{Msg: "first record does not look like a TLS handshake"}, row{judged{1, 1}, judged{1, 1}}},
 		{"TLS alert", &net.OpError{Op: "remote error", Err: tls.AlertError(40)}, row{judged{1, 1}, judged{1, 1}}},
 		{"unknown error", errors.New("unsupported protocol scheme \"ftp\""), row{judged{1, 0}, judged{1, 0}}},
+		{"unknown error in a *url.Error", &url.Error{Op: "Get", URL: "http://x.test", Err: errors.New("oauth2: token expired")}, row{judged{1, 0}, judged{1, 0}}},
+		{"reset in a *url.Error", &url.Error{Op: "Get", URL: "http://x.test", Err: read(syscall.ECONNRESET)}, transient},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got row

@@ -52,13 +52,13 @@ type StatusError struct {
 	hasAfter bool
 }
 
-func newStatusError(resp *http.Response, max time.Duration, now func() time.Time) *StatusError {
+func newStatusError(resp *http.Response, maxAfter time.Duration, now func() time.Time) *StatusError {
 	e := &StatusError{StatusCode: resp.StatusCode, Status: resp.Status}
 	if e.Status == "" {
 		e.Status = strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode)
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-		e.after, e.hasAfter = retryAfter(resp.Header.Get("Retry-After"), max, now)
+		e.after, e.hasAfter = retryAfter(resp.Header.Get("Retry-After"), maxAfter, now)
 	}
 	return e
 }

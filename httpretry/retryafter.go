@@ -12,8 +12,8 @@ import (
 // number of seconds, or an HTTP-date, which is read against now. It
 // returns false for an empty value, and a negative duration — the
 // runner's "do not retry" — for a value it cannot read or one that asks
-// for more than max. A date in the past asks for no wait.
-func retryAfter(v string, max time.Duration, now func() time.Time) (time.Duration, bool) {
+// for more than limit. A date in the past asks for no wait.
+func retryAfter(v string, limit time.Duration, now func() time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
@@ -22,7 +22,7 @@ func retryAfter(v string, max time.Duration, now func() time.Time) (time.Duratio
 	if isDigits(v) {
 		secs, err := strconv.ParseUint(v, 10, 64)
 		if err != nil || secs > math.MaxInt64/uint64(time.Second) {
-			return -1, true // too many digits: more than any max
+			return -1, true // too many digits: more than any limit
 		}
 		d = time.Duration(secs) * time.Second
 	} else {
@@ -35,7 +35,7 @@ func retryAfter(v string, max time.Duration, now func() time.Time) (time.Duratio
 			d = 0
 		}
 	}
-	if d > max {
+	if d > limit {
 		return -1, true
 	}
 	return d, true

@@ -198,3 +198,19 @@ func TestAttemptTimeoutHeadersOnly(t *testing.T) {
 		t.Errorf("body (-want +got):\n%s", diff)
 	}
 }
+
+// TestNoScheduleNoRetries checks the zero Transport: one attempt, even
+// for a GET that was refused, and Base's error as it returned it.
+func TestNoScheduleNoRetries(t *testing.T) {
+	var dials atomic.Int64
+	base := newBase(t)
+	base.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dials.Add(1)
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	tr := &httpretry.Transport{Base: base}
+	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), closedPort(t)))
+	if _, ok := err.(*net.OpError); !ok || dials.Load() != 1 {
+		t.Errorf("err = %#v after %d dials; want the *net.OpError of one dial", err, dials.Load())
+	}
+}

@@ -43,6 +43,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if c.attempts == 0 {
 		closeBody(req) // refused before the first attempt: Base never saw it
 	}
+	if re, ok := err.(*retry.Error); ok && re.Reason == retry.Exhausted && !cfg.retries {
+		err = re.Err // no Schedule, no retries: Base's error as it was
+	}
 	resp := c.resp
 	switch {
 	case err == nil:

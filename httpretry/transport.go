@@ -105,6 +105,7 @@ type config struct {
 	err      error // what is wrong with the fields, if anything
 	base     http.RoundTripper
 	schedule schedule.Schedule
+	retries  bool // Schedule was set: the Transport may retry
 	maxAfter time.Duration
 	clock    clockcap.Clock
 	random   randcap.Random
@@ -171,7 +172,8 @@ func (t *Transport) build() config {
 	if c.base == nil {
 		c.base = http.DefaultTransport
 	}
-	if c.schedule == nil {
+	c.retries = c.schedule != nil
+	if !c.retries {
 		c.schedule = schedule.Times{N: 1}
 	}
 	if c.maxAfter == 0 {

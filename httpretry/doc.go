@@ -38,10 +38,10 @@
 // whatever its method, if its body can be rewound: one whose connection
 // could not be made (refused, unreachable, a temporary DNS failure, a
 // dial timeout), and an HTTP/2 stream the server refused (REFUSED_STREAM).
-// net/http already resends, inside Base, the requests it lost on a
-// reused idle connection before writing them and the HTTP/2 streams past
-// a GOAWAY's last stream ID or refused; httpretry does not add a second
-// layer of those. See docs/http.md for how each case is recognised and
+// net/http already resends, inside Base, a request it lost on a reused
+// idle connection before writing it, and an HTTP/2 stream that the server
+// refused or that was above a GOAWAY's last stream ID; httpretry does not
+// add a second layer of those. See docs/http.md for how each case is recognised and
 // where that stops.
 //
 // # What is retried

@@ -34,30 +34,7 @@ func TestAuditGolden(t *testing.T) {
 		{"audit_help", []string{"audit", "--help"}, "", 0},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, errs, code := schedcheck(t, tt.stdin, tt.args...)
-			if code != tt.code {
-				t.Errorf("exit status %d; want %d\nstderr:\n%s", code, tt.code, errs)
-			}
-			got := "$ schedcheck " + strings.Join(quoteAll(tt.args), " ") + "\n" + out
-			if errs != "" {
-				got += "-- stderr --\n" + errs
-			}
-			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("output (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkGolden(t, tt.name, tt.stdin, tt.args, tt.code) })
 	}
 }
 

@@ -33,19 +33,20 @@ func runCheck(c *cli, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	var srcs []source
-	for i, p := range pos {
-		srcs = append(srcs, source{name: fmt.Sprintf("arg %d", i+1), text: p, line: 1})
+	srcs := argSources(pos)
+	if *key == "" {
+		fromFiles, ok := c.fileSources(fl)
+		if !ok {
+			return exitUsage
+		}
+		srcs = append(srcs, fromFiles...)
+		fl = nil
 	}
 	for _, f := range fl {
 		b, err := c.readFile(f)
 		if err != nil {
 			c.errorf("%v", err)
 			return exitUsage
-		}
-		if *key == "" {
-			srcs = append(srcs, source{name: f, text: string(b), line: 1})
-			continue
 		}
 		found, err := configPolicies(f, b, *key)
 		if err != nil {

@@ -85,6 +85,30 @@ type files []string
 func (f *files) String() string     { return strings.Join(*f, ",") }
 func (f *files) Set(v string) error { *f = append(*f, v); return nil }
 
+// argSources returns the policies given as arguments, named "arg 1"….
+func argSources(pos []string) []source {
+	var srcs []source
+	for i, p := range pos {
+		srcs = append(srcs, source{name: fmt.Sprintf("arg %d", i+1), text: p, line: 1})
+	}
+	return srcs
+}
+
+// fileSources reads one policy from each file. It reports an unreadable
+// file and returns false.
+func (c *cli) fileSources(names []string) ([]source, bool) {
+	var srcs []source
+	for _, f := range names {
+		b, err := c.readFile(f)
+		if err != nil {
+			c.errorf("%v", err)
+			return nil, false
+		}
+		srcs = append(srcs, source{name: f, text: string(b), line: 1})
+	}
+	return srcs, true
+}
+
 // readFile reads a file, or standard input for "-".
 func (c *cli) readFile(name string) ([]byte, error) {
 	if name == "-" {
@@ -177,17 +201,13 @@ func expected(pe *parse.Error) string {
 
 // onePolicy parses the single policy of commands that take exactly one.
 func (c *cli) onePolicy(fs *flag.FlagSet, pos []string, file string) (parsed, int) {
-	var srcs []source
-	for i, p := range pos {
-		srcs = append(srcs, source{name: fmt.Sprintf("arg %d", i+1), text: p, line: 1})
-	}
+	srcs := argSources(pos)
 	if file != "" {
-		b, err := c.readFile(file)
-		if err != nil {
-			c.errorf("%v", err)
+		fromFile, ok := c.fileSources([]string{file})
+		if !ok {
 			return parsed{}, exitUsage
 		}
-		srcs = append(srcs, source{name: file, text: string(b), line: 1})
+		srcs = append(srcs, fromFile...)
 	}
 	if len(srcs) != 1 {
 		c.errorf("%s takes one policy, as an argument or with -f FILE; got %d", fs.Name(), len(srcs))

@@ -40,18 +40,11 @@ func runLint(c *cli, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	var srcs []source
-	for i, p := range pos {
-		srcs = append(srcs, source{name: fmt.Sprintf("arg %d", i+1), text: p, line: 1})
+	fromFiles, ok := c.fileSources(fl)
+	if !ok {
+		return exitUsage
 	}
-	for _, f := range fl {
-		b, err := c.readFile(f)
-		if err != nil {
-			c.errorf("%v", err)
-			return exitUsage
-		}
-		srcs = append(srcs, source{name: f, text: string(b), line: 1})
-	}
+	srcs := append(argSources(pos), fromFiles...)
 	all, notes := parseAll(srcs), make([][]string, len(srcs))
 	if *grpcFile != "" {
 		gps, st := c.grpcPolicies(*grpcFile)

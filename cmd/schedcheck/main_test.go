@@ -87,30 +87,36 @@ func TestGolden(t *testing.T) {
 		{"simulate_help", []string{"simulate", "--help"}, 0},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, errs, code := schedcheck(t, "", tt.args...)
-			if code != tt.code {
-				t.Errorf("exit status %d; want %d\nstderr:\n%s", code, tt.code, errs)
-			}
-			got := "$ schedcheck " + strings.Join(quoteAll(tt.args), " ") + "\n" + out
-			if errs != "" {
-				got += "-- stderr --\n" + errs
-			}
-			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("output (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkGolden(t, tt.name, "", tt.args, tt.code) })
+	}
+}
+
+// checkGolden runs schedcheck with args and stdin and compares its exit
+// status and its output, stdout then stderr, with testdata/NAME.golden;
+// go test -update rewrites the file.
+func checkGolden(t *testing.T, name, stdin string, args []string, wantCode int) {
+	t.Helper()
+	out, errs, code := schedcheck(t, stdin, args...)
+	if code != wantCode {
+		t.Errorf("exit status %d; want %d\nstderr:\n%s", code, wantCode, errs)
+	}
+	got := "$ schedcheck " + strings.Join(quoteAll(args), " ") + "\n" + out
+	if errs != "" {
+		got += "-- stderr --\n" + errs
+	}
+	golden := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
 	}
 }
 

@@ -51,11 +51,7 @@ func runStorm(c *cli, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	var srcs []source
-	for i, p := range pos {
-		srcs = append(srcs, source{name: fmt.Sprintf("arg %d", i+1), text: p, line: 1})
-	}
-	ps := parseAll(srcs)
+	ps := parseAll(argSources(pos))
 	for _, p := range ps {
 		if p.err != nil {
 			c.reportError(p)

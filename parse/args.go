@@ -28,7 +28,8 @@ func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
 	}
 	var named bool
 	out := make([]*astArg, len(def.params))
-	for i, a := range c.Args {
+	for i := range c.Args {
+		a := &c.Args[i]
 		if a.Field.Type == 0 {
 			if named {
 				off := a.valueOffset()
@@ -60,10 +61,10 @@ func (a *astArg) valueOffset() int {
 	switch {
 	case a.Num.Type != 0:
 		return a.Num.Pos.Offset
-	case a.Head.Group != nil:
-		return a.Head.Open.Pos.Offset
+	case a.Policy.Head.Group != nil:
+		return a.Policy.Head.Open.Pos.Offset
 	}
-	return a.Head.Name.Pos.Offset
+	return a.Policy.Head.Name.Pos.Offset
 }
 
 // errKind marks a number given where a policy or another kind of number

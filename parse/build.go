@@ -202,10 +202,10 @@ func (b *builder) call(c *astAtom) (built, error) {
 		a := args[i]
 		switch p.kind {
 		case kindPolicy:
-			if a.Head == nil {
+			if a.Policy == nil {
 				return built{}, b.wrongKind(def, p, a)
 			}
-			if kids[nk], err = b.policy(&a.astPolicy); err != nil {
+			if kids[nk], err = b.policy(a.Policy); err != nil {
 				return built{}, err
 			}
 			nk++

@@ -23,8 +23,15 @@ import (
 // grammar by reflection, spends its time per production: the flat form
 // parses a typical policy in half the time.
 //
+// The atom, a call with its arguments or a policy in parentheses, is read
+// by its own Parse method (see atom.go), which participle calls through
+// its Parseable interface; a policy inside the atom is read by the grammar
+// again. participle allocates for every group and alternative it tries,
+// and an atom is where most of them were: reading it by hand makes Parse
+// several times faster.
+//
 // The lexer turns a name followed by "=" or ":" into a single Field token,
-// so every choice below is decided by its first token.
+// so every choice is decided by its first token.
 
 // astPolicy is policy: atom { op atom } [ "upto" duration ].
 type astPolicy struct {
@@ -40,21 +47,20 @@ type astOp struct {
 	Rhs *astAtom    `parser:"@@"`
 }
 
-// astAtom is call | "(" policy ")". Args is empty both for a name without
-// parentheses and for empty parentheses.
+// astAtom is call | "(" policy ")", read by astAtom.Parse. Args is empty
+// both for a name without parentheses and for empty parentheses.
 type astAtom struct {
-	Name  lexer.Token `parser:"(  @Ident"`
-	Args  []*astArg   `parser:"   ( '(' ( @@ ( ',' @@ )* )? ')' )?"`
-	Open  lexer.Token `parser:"| @'('"`
-	Group *astPolicy  `parser:"  @@ ')' )"`
+	Name  lexer.Token // the call's name
+	Args  []astArg
+	Open  lexer.Token // the group's "("
+	Group *astPolicy
 }
 
-// astArg is [ field ] ( policy | number ). The policy's fields are
-// embedded, which saves participle a level per argument.
+// astArg is [ field ] ( policy | number ): Policy is nil for a number.
 type astArg struct {
-	Field lexer.Token `parser:"@Field? ("`
-	astPolicy
-	Num lexer.Token `parser:"| @Num )"`
+	Field  lexer.Token
+	Policy *astPolicy
+	Num    lexer.Token
 }
 
 // grammar is the participle parser, built once; participle parsers are

@@ -71,10 +71,26 @@ func (a *astArg) parse(lex *lexer.PeekingLexer) error {
 	return err
 }
 
-// nestedPolicy reads a policy inside parentheses with the grammar, up to
-// the first token that cannot continue it, which the caller checks.
+// nestedPolicy reads a policy inside parentheses up to the first token
+// that cannot continue it, which the caller checks: its first atom by
+// hand and the chain after it, if any, with the grammar. Only "," or ")"
+// may follow a nested policy, and neither can start a chain.
 func nestedPolicy(lex *lexer.PeekingLexer) (*astPolicy, error) {
-	return grammar.ParseFromLexer(lex, participle.AllowTrailing(true))
+	p := &astPolicy{Head: new(astAtom)}
+	if err := p.Head.Parse(lex); err != nil {
+		if err == participle.NextMatch {
+			err = unexpected(lex.Peek())
+		}
+		return nil, err
+	}
+	if t := lex.Peek(); isPunct(t, ",") || isPunct(t, ")") {
+		return p, nil
+	}
+	c, err := chain.ParseFromLexer(lex, participle.AllowTrailing(true))
+	if c != nil {
+		p.astChain = *c
+	}
+	return p, err
 }
 
 // isPunct reports whether t is the punctuation s.

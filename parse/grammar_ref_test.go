@@ -51,7 +51,7 @@ func (p *refPolicy) ast() *astPolicy {
 	if p == nil || p.Head == nil {
 		return nil
 	}
-	out := &astPolicy{Head: p.Head.ast(), UpTo: p.UpTo, Budget: p.Budget}
+	out := &astPolicy{Head: p.Head.ast(), astChain: astChain{UpTo: p.UpTo, Budget: p.Budget}}
 	for _, op := range p.Tail {
 		out.Tail = append(out.Tail, &astOp{Op: op.Op, Rhs: op.Rhs.ast()})
 	}
@@ -81,7 +81,7 @@ func checkAgainstReference(t interface{ Fatalf(string, ...any) }, src string) {
 		}
 		return
 	}
-	if diff := cmp.Diff(want.ast(), got, cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want.ast(), got, cmpopts.EquateEmpty(), cmp.AllowUnexported(astPolicy{})); diff != "" {
 		t.Fatalf("%q: tree (-reference +got):\n%s", src, diff)
 	}
 }

@@ -1,6 +1,9 @@
 package parse
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -173,4 +176,38 @@ func TestAtomMatchesGrammar(t *testing.T) {
 	} {
 		checkAgainstReference(t, src)
 	}
+}
+
+// TestAtomMatchesGrammarOnCorpus checks astAtom.Parse against the
+// reference grammar on FuzzParse's corpus.
+func TestAtomMatchesGrammarOnCorpus(t *testing.T) {
+	for _, src := range fuzzCorpus(t, filepath.Join("testdata", "fuzz", "FuzzParse")) {
+		checkAgainstReference(t, src)
+	}
+}
+
+// fuzzCorpus returns the strings of the corpus files in dir, each of the
+// form
+//
+//	go test fuzz v1
+//	string("...")
+func fuzzCorpus(t *testing.T, dir string) []string {
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus in %s: %v", dir, err)
+	}
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, arg, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+		src, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(arg, "string("), ")"))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out = append(out, src)
+	}
+	return out
 }

@@ -20,33 +20,13 @@ type Run struct {
 
 // node is the state of one schedule node, stored in preorder.
 type node struct {
-	kind  kind   // the variant
-	size  int32  // nodes in this subtree, itself included
-	p, q  int64  // the variant's parameters; see layout
-	key   uint64 // what the node's random draws are keyed by
-	k     int64  // the node's own decisions so far
-	start int64  // the node's start, set at its first decision
-	a, b  int64  // variant state; see step
+	step  stepFunc // how the node decides, chosen by its variant
+	p, q  int64    // the variant's parameters; see layout
+	key   uint64   // what the node's random draws are keyed by
+	k     int64    // the node's own decisions so far
+	start int64    // the node's start, set at its first decision
+	a, b  int64    // variant state; see stepFunc
 }
-
-// kind is a node's variant, so that step switches on a small integer
-// rather than on an interface's dynamic type.
-type kind uint8
-
-const (
-	kTimes kind = iota
-	kForever
-	kSpaced
-	kExponential
-	kFibonacci
-	kDecorrelated
-	kJittered
-	kCapped
-	kUpTo
-	kUnion
-	kIntersect
-	kAndThen
-)
 
 // Start begins a run of s whose random draws derive from seed. It does not
 // validate s: an invalid schedule (see schedule.Validate) stops at the first
@@ -113,51 +93,54 @@ func count(s schedule.Schedule) int {
 	return 1 + count(a) + count(b)
 }
 
-// layout fills in the kind, parameters, size and key of the subtree s
+// layout fills in the step function, parameters and key of the subtree s
 // rooted at node i and returns the index after it. Parameters:
 //
 //	Times N → p; Spaced Every → p; Exponential Base, Cap → p, q and
 //	FactorPct → key (it draws nothing); Fibonacci Base → p;
 //	Decorrelated Base, Cap → p, q; Jittered LowPct, HighPct → p, q;
-//	Capped Max → p; UpTo Budget → p.
+//	Capped Max → p; UpTo Budget → p; Union, Intersect, AndThen: the
+//	indexes of A and B (First and Then) → p, q. The child of Jittered,
+//	Capped and UpTo is node i+1.
 func (r *Run) layout(s schedule.Schedule, i int) int {
 	nd := &r.nodes[i]
 	nd.key = key(s)
 	switch s := s.(type) {
 	case schedule.Times:
-		nd.kind, nd.p = kTimes, int64(s.N)
+		nd.step, nd.p = stepTimes, int64(s.N)
 	case schedule.Forever:
-		nd.kind = kForever
+		nd.step = stepForever
 	case schedule.Spaced:
-		nd.kind, nd.p = kSpaced, int64(s.Every)
+		nd.step, nd.p = stepSpaced, int64(s.Every)
 	case schedule.Exponential:
-		nd.kind, nd.p, nd.q, nd.key = kExponential, int64(s.Base), int64(s.Cap), uint64(s.FactorPct)
+		nd.step, nd.p, nd.q, nd.key = stepExponential, int64(s.Base), int64(s.Cap), uint64(s.FactorPct)
 	case schedule.Fibonacci:
-		nd.kind, nd.p = kFibonacci, int64(s.Base)
+		nd.step, nd.p = stepFibonacci, int64(s.Base)
 	case schedule.Decorrelated:
-		nd.kind, nd.p, nd.q = kDecorrelated, int64(s.Base), int64(s.Cap)
+		nd.step, nd.p, nd.q = stepDecorrelated, int64(s.Base), int64(s.Cap)
 	case schedule.Jittered:
-		nd.kind, nd.p, nd.q = kJittered, int64(s.LowPct), int64(s.HighPct)
+		nd.step, nd.p, nd.q = stepJittered, int64(s.LowPct), int64(s.HighPct)
 	case schedule.Capped:
-		nd.kind, nd.p = kCapped, int64(s.Max)
+		nd.step, nd.p = stepCapped, int64(s.Max)
 	case schedule.UpTo:
-		nd.kind, nd.p = kUpTo, int64(s.Budget)
+		nd.step, nd.p = stepUpTo, int64(s.Budget)
 	case schedule.Union:
-		nd.kind = kUnion
+		nd.step = stepUnion
 	case schedule.Intersect:
-		nd.kind = kIntersect
+		nd.step = stepIntersect
 	case schedule.AndThen:
-		nd.kind = kAndThen
+		nd.step = stepAndThen
 	}
-	j := i + 1
-	if a, b := schedule.Children(s); a != nil {
-		j = r.layout(a, j)
-		if b != nil {
-			j = r.layout(b, j)
-		}
+	a, b := schedule.Children(s)
+	if a == nil {
+		return i + 1
 	}
-	r.nodes[i].size = int32(j - i)
-	return j
+	j := r.layout(a, i+1)
+	if b == nil {
+		return j
+	}
+	nd.p, nd.q = int64(i+1), int64(j)
+	return r.layout(b, j)
 }
 
 // Reset returns the run to its start with a new seed, keeping its node

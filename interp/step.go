@@ -5,9 +5,12 @@ import (
 	"math/bits"
 )
 
-// step asks node i for its decision after an attempt
-// that ran from st to now (nanoseconds since the run began). Parents step a
-// child only while it has not stopped.
+// A stepFunc asks node i for its decision after an attempt that ran from
+// st to now (nanoseconds since the run began). layout gives every node the
+// stepFunc of its variant, so that a decision costs one indirect call a
+// node and a leaf's call needs no stack frame; a switch on the variant in
+// one recursive function was measured slower (docs/benchmarks.md,
+// Interpreter). Parents step a child only while it has not stopped.
 //
 // Variant state in node.a and node.b:
 //
@@ -17,117 +20,160 @@ import (
 //	Decorrelated  a: the previous delay
 //	Union         a: bit 1 set once A stopped, bit 2 once B stopped
 //	AndThen       a: 1 once First stopped
+type stepFunc func(r *Run, i int, st, now int64) (int64, bool)
+
+// step asks node i for its decision.
 func (r *Run) step(i int, st, now int64) (int64, bool) {
-	nd := &r.nodes[i]
+	return r.nodes[i].step(r, i, st, now)
+}
+
+// enter counts a decision of nd, setting its start at its first.
+func (nd *node) enter(st int64) {
 	if nd.k == 0 {
 		nd.start = st
 	}
 	nd.k++
-	switch nd.kind {
-	case kTimes:
-		return 0, nd.k < nd.p
+}
 
-	case kForever:
-		return 0, true
+// Leaves.
 
-	case kSpaced:
-		every := nd.p
-		if c := (st - nd.start) / every; c > nd.a {
-			nd.a = c // a late attempt claims the slot it started in
-		}
-		next := addSat(nd.start, mulSat(nd.a+1, every))
-		if next < now {
-			return 0, true // overran its slot: go at once, skip the missed ones
-		}
-		return next - now, true
+func stepTimes(r *Run, i int, st, now int64) (int64, bool) { // p: N
+	nd := &r.nodes[i]
+	nd.enter(st)
+	return 0, nd.k < nd.p
+}
 
-	case kExponential: // p: Base, q: Cap, key: FactorPct
-		if nd.k == 1 {
-			nd.a = min(nd.p, nd.q)
-		} else {
-			nd.a = scaleCap(nd.a, nd.key, nd.q)
-		}
-		return nd.a, true
+func stepForever(r *Run, i int, st, now int64) (int64, bool) {
+	r.nodes[i].enter(st)
+	return 0, true
+}
 
-	case kFibonacci:
-		if nd.k == 1 {
-			nd.a, nd.b = 0, nd.p
-		} else {
-			nd.a, nd.b = nd.b, addSat(nd.a, nd.b)
-		}
-		return nd.b, true
+func stepSpaced(r *Run, i int, st, now int64) (int64, bool) { // p: Every
+	nd := &r.nodes[i]
+	nd.enter(st)
+	every := nd.p
+	if c := (st - nd.start) / every; c > nd.a {
+		nd.a = c // a late attempt claims the slot it started in
+	}
+	next := addSat(nd.start, mulSat(nd.a+1, every))
+	if next < now {
+		return 0, true // overran its slot: go at once, skip the missed ones
+	}
+	return next - now, true
+}
 
-	case kDecorrelated: // p: Base, q: Cap
-		prev := nd.a
-		if nd.k == 1 {
-			prev = nd.p
-		}
-		lo, hi := nd.p, mulSat(prev, 3)
-		if hi < lo {
-			lo, hi = hi, lo
-		}
-		nd.a = min(nd.q, lo+uniform(r.draw(nd.key), hi-lo))
-		return nd.a, true
+func stepExponential(r *Run, i int, st, now int64) (int64, bool) { // p: Base, q: Cap, key: FactorPct
+	nd := &r.nodes[i]
+	nd.enter(st)
+	if nd.k == 1 {
+		nd.a = min(nd.p, nd.q)
+	} else {
+		nd.a = scaleCap(nd.a, nd.key, nd.q)
+	}
+	return nd.a, true
+}
 
-	case kJittered: // p: LowPct, q: HighPct
-		d, ok := r.step(i+1, st, now)
-		if !ok {
-			return 0, false
-		}
-		return jitter(d, nd.p, nd.q, r.draw(nd.key)), true
+func stepFibonacci(r *Run, i int, st, now int64) (int64, bool) { // p: Base
+	nd := &r.nodes[i]
+	nd.enter(st)
+	if nd.k == 1 {
+		nd.a, nd.b = 0, nd.p
+	} else {
+		nd.a, nd.b = nd.b, addSat(nd.a, nd.b)
+	}
+	return nd.b, true
+}
 
-	case kCapped: // p: Max
-		d, ok := r.step(i+1, st, now)
-		return min(d, nd.p), ok
+func stepDecorrelated(r *Run, i int, st, now int64) (int64, bool) { // p: Base, q: Cap
+	nd := &r.nodes[i]
+	nd.enter(st)
+	prev := nd.a
+	if nd.k == 1 {
+		prev = nd.p
+	}
+	lo, hi := nd.p, mulSat(prev, 3)
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	nd.a = min(nd.q, lo+uniform(r.draw(nd.key), hi-lo))
+	return nd.a, true
+}
 
-	case kUpTo: // p: Budget
-		d, ok := r.step(i+1, st, now)
-		if !ok || addSat(now, d) > addSat(nd.start, nd.p) {
-			return 0, false
-		}
-		return d, true
+// Wrappers: the child is node i+1.
 
-	case kUnion:
-		a, b := i+1, i+1+int(r.nodes[i+1].size)
-		var da, db int64
-		var oka, okb bool
-		if nd.a&1 == 0 {
-			if da, oka = r.step(a, st, now); !oka {
-				nd.a |= 1
-			}
-		}
-		if nd.a&2 == 0 {
-			if db, okb = r.step(b, st, now); !okb {
-				nd.a |= 2
-			}
-		}
-		switch {
-		case oka && okb:
-			return min(da, db), true
-		case oka:
-			return da, true
-		case okb:
-			return db, true
-		}
+func stepJittered(r *Run, i int, st, now int64) (int64, bool) { // p: LowPct, q: HighPct
+	nd := &r.nodes[i]
+	nd.enter(st)
+	d, ok := r.step(i+1, st, now)
+	if !ok {
 		return 0, false
+	}
+	return jitter(d, nd.p, nd.q, r.draw(nd.key)), true
+}
 
-	case kIntersect:
-		a, b := i+1, i+1+int(r.nodes[i+1].size)
-		da, oka := r.step(a, st, now)
-		db, okb := r.step(b, st, now)
-		return max(da, db), oka && okb
+func stepCapped(r *Run, i int, st, now int64) (int64, bool) { // p: Max
+	nd := &r.nodes[i]
+	nd.enter(st)
+	d, ok := r.step(i+1, st, now)
+	return min(d, nd.p), ok
+}
 
-	case kAndThen:
-		a, b := i+1, i+1+int(r.nodes[i+1].size)
-		if nd.a == 0 {
-			if d, ok := r.step(a, st, now); ok {
-				return d, true
-			}
-			nd.a = 1
+func stepUpTo(r *Run, i int, st, now int64) (int64, bool) { // p: Budget
+	nd := &r.nodes[i]
+	nd.enter(st)
+	d, ok := r.step(i+1, st, now)
+	if !ok || addSat(now, d) > addSat(nd.start, nd.p) {
+		return 0, false
+	}
+	return d, true
+}
+
+// Binary nodes: p and q are the indexes of the children.
+
+func stepUnion(r *Run, i int, st, now int64) (int64, bool) {
+	nd := &r.nodes[i]
+	nd.enter(st)
+	var da, db int64
+	var oka, okb bool
+	if nd.a&1 == 0 {
+		if da, oka = r.step(int(nd.p), st, now); !oka {
+			nd.a |= 1
 		}
-		return r.step(b, st, now)
+	}
+	if nd.a&2 == 0 {
+		if db, okb = r.step(int(nd.q), st, now); !okb {
+			nd.a |= 2
+		}
+	}
+	switch {
+	case oka && okb:
+		return min(da, db), true
+	case oka:
+		return da, true
+	case okb:
+		return db, true
 	}
 	return 0, false
+}
+
+func stepIntersect(r *Run, i int, st, now int64) (int64, bool) {
+	nd := &r.nodes[i]
+	nd.enter(st)
+	da, oka := r.step(int(nd.p), st, now)
+	db, okb := r.step(int(nd.q), st, now)
+	return max(da, db), oka && okb
+}
+
+func stepAndThen(r *Run, i int, st, now int64) (int64, bool) {
+	nd := &r.nodes[i]
+	nd.enter(st)
+	if nd.a == 0 {
+		if d, ok := r.step(int(nd.p), st, now); ok {
+			return d, true
+		}
+		nd.a = 1
+	}
+	return r.step(int(nd.q), st, now)
 }
 
 // addSat returns a+b for non-negative a and b, saturating.

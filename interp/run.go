@@ -102,6 +102,9 @@ func count(s schedule.Schedule) int {
 //	Capped Max → p; UpTo Budget → p; Union, Intersect, AndThen: the
 //	indexes of A and B (First and Then) → p, q. The child of Jittered,
 //	Capped and UpTo is node i+1.
+//
+// A Jittered over an Exponential gets a fused step; see
+// stepJitteredExponential.
 func (r *Run) layout(s schedule.Schedule, i int) int {
 	nd := &r.nodes[i]
 	nd.key = key(s)
@@ -120,6 +123,9 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 		nd.step, nd.p, nd.q = stepDecorrelated, int64(s.Base), int64(s.Cap)
 	case schedule.Jittered:
 		nd.step, nd.p, nd.q = stepJittered, int64(s.LowPct), int64(s.HighPct)
+		if _, ok := s.Inner.(schedule.Exponential); ok {
+			nd.step = stepJitteredExponential
+		}
 	case schedule.Capped:
 		nd.step, nd.p = stepCapped, int64(s.Max)
 	case schedule.UpTo:

@@ -103,11 +103,12 @@ func count(s schedule.Schedule) int {
 //	indexes of A and B (First and Then) → p, q. The child of Jittered,
 //	Capped and UpTo is node i+1.
 //
-// A Jittered over an Exponential gets a fused step; see
-// stepJitteredExponential.
+// A Jittered over an Exponential and an Intersect with a Times get a fused
+// step; see stepJitteredExponential and stepIntersectTimes.
 func (r *Run) layout(s schedule.Schedule, i int) int {
 	nd := &r.nodes[i]
 	nd.key = key(s)
+	swap := false // put the children's indexes in p, q the other way round
 	switch s := s.(type) {
 	case schedule.Times:
 		nd.step, nd.p = stepTimes, int64(s.N)
@@ -134,6 +135,11 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 		nd.step = stepUnion
 	case schedule.Intersect:
 		nd.step = stepIntersect
+		_, aTimes := s.A.(schedule.Times)
+		_, bTimes := s.B.(schedule.Times)
+		if aTimes || bTimes {
+			nd.step, swap = stepIntersectTimes, aTimes // the Times goes in q
+		}
 	case schedule.AndThen:
 		nd.step = stepAndThen
 	}
@@ -146,6 +152,9 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 		return j
 	}
 	nd.p, nd.q = int64(i+1), int64(j)
+	if swap {
+		nd.p, nd.q = nd.q, nd.p
+	}
 	return r.layout(b, j)
 }
 

@@ -78,3 +78,19 @@ func BenchmarkFormatInfix(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseInfix is the composite in the infix form that Format
+// prints: its chains inside parentheses are read by participle's grammar,
+// where the canonical form has none.
+func BenchmarkParseInfix(b *testing.B) {
+	const src = "backoff(100ms, 30s) & times(5) | (capped(fibonacci(1s), 10s) then (spaced(1m0s) upto 1h0m0s))"
+	b.Run("composite-10", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if _, err := parse.Parse(src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -79,5 +79,6 @@
 // command-line flag without further code.
 //
 // The parser is built with participle (github.com/alecthomas/participle)
-// over a hand-written lexer.
+// over a hand-written lexer; calls and their arguments are read by hand,
+// through participle's Parseable interface.
 package parse

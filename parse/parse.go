@@ -19,7 +19,7 @@ const (
 	MaxLen = 64 << 10
 	// MaxTokens is the most tokens (names, numbers, operators,
 	// punctuation) a policy may have; comments and white space do not
-	// count. It bounds the parser's work, about 3 KiB of allocation per
+	// count. It bounds the parser's work, about 1 KiB of allocation per
 	// argument. The canonical form takes at most 8 tokens per node, so
 	// every schedule of up to 500 nodes parses back.
 	MaxTokens = 4096

@@ -7,15 +7,16 @@ import (
 
 var _ participle.Parseable = (*astAtom)(nil)
 
-// Parse reads an atom, call | "(" policy ")", for participle, which calls
-// it through the participle.Parseable interface wherever the grammar has
-// an atom. It returns participle.NextMatch, having consumed nothing, when
-// the next token cannot start an atom, and an error at the first token
-// that cannot continue it.
+// Parse reads an atom, call | "(" policy ")". participle calls it through
+// the participle.Parseable interface wherever the grammar has an atom, and
+// nestedPolicy calls it for the first atom of a policy in parentheses. It
+// returns participle.NextMatch, having consumed nothing, when the next
+// token cannot start an atom, and an error at the first token that cannot
+// continue it.
 //
-// Parse and the grammar call each other once per parenthesis, and the
-// lexer has already bounded the parentheses' nesting by MaxDepth, so the
-// recursion is bounded too.
+// Parse recurses, directly or through the grammar, only past a "(", and
+// the lexer has already bounded the nesting of parentheses by MaxDepth, so
+// the recursion is bounded too.
 func (a *astAtom) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
 	switch {

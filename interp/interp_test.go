@@ -224,6 +224,34 @@ func TestInvalidScheduleStopsAtOnce(t *testing.T) {
 	}
 }
 
+// TestZeroRunStops checks that the zero Run, which has no schedule, stops
+// at once and keeps stopping through Reset, Clone and a save and restore.
+func TestZeroRunStops(t *testing.T) {
+	var r interp.Run
+	if !r.Stopped() {
+		t.Error("zero Run: Stopped = false, want true")
+	}
+	if d, ok := r.Next(0, 0); ok || d != 0 {
+		t.Errorf("zero Run: Next = %v, %v; want 0, false", d, ok)
+	}
+	r.Reset(7)
+	c := r.Clone()
+	if d, ok := c.Next(0, 0); ok || d != 0 {
+		t.Errorf("zero Run after Reset and Clone: Next = %v, %v; want 0, false", d, ok)
+	}
+	saved, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back interp.Run
+	if err := back.UnmarshalBinary(saved); err != nil {
+		t.Fatalf("restoring a saved zero Run: %v", err)
+	}
+	if d, ok := back.Next(0, 0); ok || d != 0 {
+		t.Errorf("restored zero Run: Next = %v, %v; want 0, false", d, ok)
+	}
+}
+
 func TestJitterBounds(t *testing.T) {
 	s := schedule.Jittered{Inner: schedule.Exponential{Base: sec, FactorPct: 100, Cap: sec}, LowPct: 50, HighPct: 100}
 	lo, hi := schedule.MaxDuration, time.Duration(0)

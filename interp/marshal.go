@@ -27,7 +27,7 @@ func (r *Run) AppendBinary(b []byte) ([]byte, error) {
 	b = binary.LittleEndian.AppendUint64(b, r.seed)
 	b = binary.AppendVarint(b, r.n)
 	done := byte(0)
-	if r.done {
+	if !r.live {
 		done = 1
 	}
 	b = append(b, done)
@@ -86,7 +86,7 @@ func (r *Run) UnmarshalBinary(data []byte) error {
 	if len(p) != 0 {
 		return errors.New("interp: trailing bytes after saved run")
 	}
-	r.seed, r.n, r.done, r.nodes = seed, n, done, nodes
+	r.seed, r.n, r.live, r.nodes = seed, n, !done && len(nodes) > 0, nodes
 	return nil
 }
 

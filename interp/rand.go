@@ -47,21 +47,17 @@ func key(s schedule.Schedule) uint64 {
 func jitter(d, low, high int64, r uint64) int64 {
 	num := uint64(low)<<53 + (r>>11)*uint64(high-low) // percent · 2⁵³
 	hi, lo := bits.Mul64(uint64(d), num)
-	var q uint64
 	if hi < 1<<53 {
-		q = (hi<<11 | lo>>53) / 100 // ⌊⌊d·num/2⁵³⌋/100⌋ = ⌊d·num/(100·2⁵³)⌋
-	} else {
-		// d·num/2⁵³ does not fit in 64 bits, but the quotient may.
-		const den = 100 << 53
-		if hi >= den {
-			return math.MaxInt64
-		}
-		q, _ = bits.Div64(hi, lo, den)
+		// ⌊⌊d·num/2⁵³⌋/100⌋ = ⌊d·num/(100·2⁵³)⌋, below 2⁶⁴/100: no saturation.
+		return int64((hi<<11 | lo>>53) / 100)
 	}
-	if q > math.MaxInt64 {
+	// d·num/2⁵³ does not fit in 64 bits, but the quotient may.
+	const den = 100 << 53
+	if hi >= den {
 		return math.MaxInt64
 	}
-	return int64(q)
+	q, _ := bits.Div64(hi, lo, den)
+	return int64(min(q, math.MaxInt64))
 }
 
 // uniform returns a number in [0, n] from the random bits r.

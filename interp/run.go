@@ -10,35 +10,45 @@ import (
 // and the state of every node. It is a plain value: MarshalBinary saves it
 // and UnmarshalBinary restores it into a Run started on the same schedule.
 // Assignment shares the node state; use Clone for an independent copy.
+// The zero Run runs no schedule: it stops at the first decision.
 type Run struct {
 	sched schedule.Schedule
 	seed  uint64
 	n     int64 // decisions made so far
-	done  bool
+	live  bool  // the schedule is valid and has not said stop
+	whole bool  // the schedule is Backoff & Times(n): see isBackoffTimes
 	nodes []node
 }
 
-// node is the state of one schedule node, stored in preorder.
+// node is one schedule node, stored in preorder: what layout fixes and
+// what its decisions change.
 type node struct {
-	step  stepFunc // how the node decides, chosen by its variant
-	p, q  int64    // the variant's parameters; see layout
-	key   uint64   // what the node's random draws are keyed by
-	k     int64    // the node's own decisions so far
-	start int64    // the node's start, set at its first decision
-	a, b  int64    // variant state; see stepFunc
+	step stepFunc // how the node decides, chosen by its variant
+	p, q int64    // the variant's parameters; see layout
+	key  uint64   // what the node's random draws are keyed by
+	nodeState
 }
 
-// Start begins a run of s whose random draws derive from seed. It does not
-// validate s: an invalid schedule (see schedule.Validate) stops at the first
-// decision.
+// nodeState is what a node's decisions change: all that Reset clears and
+// MarshalBinary saves.
+type nodeState struct {
+	k     int64 // the node's own decisions so far
+	start int64 // the node's start, set at its first decision
+	a, b  int64 // variant state; see stepFunc
+}
+
+// Start begins a run of s whose random draws derive from seed. It returns
+// no error: the run of an invalid schedule (see schedule.Validate) stops at
+// the first decision.
 func Start(s schedule.Schedule, seed uint64) Run {
 	r := Run{sched: s, seed: seed}
 	if schedule.Validate(s) != nil {
-		r.done = true
 		return r
 	}
+	r.live = true
 	r.nodes = make([]node, count(s))
 	r.layout(s, 0)
+	r.whole = isBackoffTimes(s)
 	return r
 }
 
@@ -47,29 +57,54 @@ func Start(s schedule.Schedule, seed uint64) Run {
 // when the schedule stops, otherwise the next attempt should start delay
 // after now. Once Next has said stop it keeps saying so.
 func (r *Run) Next(start, now time.Duration) (delay time.Duration, ok bool) {
-	if r.done {
+	if !r.live {
 		return 0, false
 	}
-	if start < 0 {
-		start = 0
-	}
-	if now < start {
-		now = start
-	}
+	st := max(int64(start), 0)
 	r.n++
-	d, ok := r.step(0, int64(start), int64(now))
-	if !ok {
-		r.done = true
+	if !r.whole {
+		d, ok := r.step(0, st, max(int64(now), st))
+		if !ok {
+			r.live = false
+			return 0, false
+		}
+		return time.Duration(max(d, 0)), true // never negative, even from a doctored saved state
+	}
+
+	// Backoff & Times(n) (see isBackoffTimes), decided here because even
+	// one call costs a tenth of the time (docs/benchmarks.md, Interpreter).
+	// The nodes are left as the general steps leave them
+	// (TestPropBackoffTimesInline): all four decide at every decision, so
+	// they enter together. Only a doctored saved state could set their
+	// counts apart, and then only the start of one would differ, which none
+	// of the four reads.
+	ns := r.nodes[:4]
+	x := &ns[0]
+	j, e, t := &ns[x.p&3], &ns[(x.p+1)&3], &ns[x.q&3] // &3: no bounds checks
+	if x.k == 0 {
+		x.start, j.start, e.start, t.start = st, st, st, st
+	}
+	x.k++
+	j.k++
+	e.k++
+	t.k++
+	d := min(e.p, e.q)
+	if e.k > 1 {
+		d = scaleCap(e.a, e.key, e.q)
+	}
+	e.a = d
+	if t.k >= t.p {
+		r.live = false
 		return 0, false
 	}
-	return time.Duration(max(d, 0)), true // never negative, even from a doctored saved state
+	return time.Duration(jitter(d, j.p, j.q, r.draw(j.key))), true // jitter is never negative
 }
 
 // Decisions returns how many decisions the run has made.
 func (r *Run) Decisions() int64 { return r.n }
 
 // Stopped reports whether the schedule has said stop.
-func (r *Run) Stopped() bool { return r.done }
+func (r *Run) Stopped() bool { return !r.live }
 
 // Schedule returns the schedule the run steps.
 func (r *Run) Schedule() schedule.Schedule { return r.sched }
@@ -104,7 +139,8 @@ func count(s schedule.Schedule) int {
 //	Capped and UpTo is node i+1.
 //
 // A Jittered over an Exponential and an Intersect with a Times get a fused
-// step; see stepJitteredExponential and stepIntersectTimes.
+// step; see stepJitteredExponential and stepIntersectTimes. The two
+// together, Backoff & Times(n), Next decides inline; see isBackoffTimes.
 func (r *Run) layout(s schedule.Schedule, i int) int {
 	nd := &r.nodes[i]
 	nd.key = key(s)
@@ -162,8 +198,9 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 // storage, so that a caller running the same schedule many times allocates
 // only once.
 func (r *Run) Reset(seed uint64) {
-	r.seed, r.n, r.done = seed, 0, r.nodes == nil && r.done
-	for i := range r.nodes {
-		r.nodes[i].k, r.nodes[i].start, r.nodes[i].a, r.nodes[i].b = 0, 0, 0, 0
+	r.seed, r.n, r.live = seed, 0, r.nodes != nil
+	ns := r.nodes // a local, so the loop keeps the slice in registers
+	for i := range ns {
+		ns[i].nodeState = nodeState{}
 	}
 }

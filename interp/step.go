@@ -3,6 +3,8 @@ package interp
 import (
 	"math"
 	"math/bits"
+
+	"github.com/recur-go/recur/schedule"
 )
 
 // A stepFunc asks node i for its decision after an attempt that ran from
@@ -207,6 +209,31 @@ func stepIntersectTimes(r *Run, i int, st, now int64) (int64, bool) {
 	t := &r.nodes[nd.q]
 	t.enter(st)
 	return max(d, 0), ok && t.k < t.p
+}
+
+// isBackoffTimes reports whether s is the policy most callers write, a
+// Jittered Exponential bounded by a Times, either way round: Backoff(base,
+// cap) & Times(n) and FullJitter(base, cap) & Times(n). Next decides for
+// it inline, with no call: its code there is stepIntersectTimes over
+// stepJitteredExponential written out. layout has put the Intersect at node
+// 0, the Times's index in its q and the Jittered's in its p, with the
+// Exponential after the Jittered.
+func isBackoffTimes(s schedule.Schedule) bool {
+	x, ok := s.(schedule.Intersect)
+	if !ok {
+		return false
+	}
+	a, b := x.A, x.B
+	if _, ok := a.(schedule.Times); ok {
+		a, b = b, a
+	}
+	j, ok := a.(schedule.Jittered)
+	if !ok {
+		return false
+	}
+	_, jExp := j.Inner.(schedule.Exponential)
+	_, bTimes := b.(schedule.Times)
+	return jExp && bTimes
 }
 
 // addSat returns a+b for non-negative a and b, saturating.

@@ -14,9 +14,9 @@ import (
 type Run struct {
 	sched schedule.Schedule
 	seed  uint64
-	n     int64 // decisions made so far
-	live  bool  // the schedule is valid and has not said stop
-	whole bool  // the schedule is Backoff & Times(n): see isBackoffTimes
+	n     int64      // decisions made so far
+	live  bool       // the schedule is valid and has not said stop
+	whole wholeShape // the shape Next decides inline, if any
 	nodes []node
 }
 
@@ -48,7 +48,7 @@ func Start(s schedule.Schedule, seed uint64) Run {
 	r.live = true
 	r.nodes = make([]node, count(s))
 	r.layout(s, 0)
-	r.whole = isBackoffTimes(s)
+	r.whole = wholeShapeOf(s)
 	return r
 }
 
@@ -62,7 +62,7 @@ func (r *Run) Next(start, now time.Duration) (delay time.Duration, ok bool) {
 	}
 	st := max(int64(start), 0)
 	r.n++
-	if !r.whole {
+	if r.whole == 0 {
 		d, ok := r.step(0, st, max(int64(now), st))
 		if !ok {
 			r.live = false
@@ -71,29 +71,38 @@ func (r *Run) Next(start, now time.Duration) (delay time.Duration, ok bool) {
 		return time.Duration(max(d, 0)), true // never negative, even from a doctored saved state
 	}
 
-	// Backoff & Times(n) (see isBackoffTimes), decided here because even
-	// one call costs a tenth of the time (docs/benchmarks.md, Interpreter).
-	// The nodes are left as the general steps leave them
-	// (TestPropBackoffTimesInline): all four decide at every decision, so
-	// they enter together. Only a doctored saved state could set their
+	// Backoff and FullJitter, alone or & Times(n) (see wholeShape), decided
+	// here because even one call costs a tenth of the time
+	// (docs/benchmarks.md, Interpreter). The nodes are left as the general
+	// steps leave them (TestPropWholeInline): all decide at every decision,
+	// so they enter together. Only a doctored saved state could set their
 	// counts apart, and then only the start of one would differ, which none
-	// of the four reads.
-	ns := r.nodes[:4]
-	x := &ns[0]
-	j, e, t := &ns[x.p&3], &ns[(x.p+1)&3], &ns[x.q&3] // &3: no bounds checks
-	if x.k == 0 {
-		x.start, j.start, e.start, t.start = st, st, st, st
+	// of them reads.
+	var j, e, t *node
+	if r.whole == wholeBackoffTimes {
+		ns := r.nodes[:4]
+		x := &ns[0]
+		j, e, t = &ns[x.p&3], &ns[(x.p+1)&3], &ns[x.q&3] // &3: no bounds checks
+		if x.k == 0 {
+			x.start, t.start = st, st
+		}
+		x.k++
+		t.k++
+	} else {
+		ns := r.nodes[:2]
+		j, e = &ns[0], &ns[1]
 	}
-	x.k++
+	if j.k == 0 {
+		j.start, e.start = st, st
+	}
 	j.k++
 	e.k++
-	t.k++
 	d := min(e.p, e.q)
 	if e.k > 1 {
 		d = scaleCap(e.a, e.key, e.q)
 	}
 	e.a = d
-	if t.k >= t.p {
+	if t != nil && t.k >= t.p {
 		r.live = false
 		return 0, false
 	}
@@ -139,8 +148,8 @@ func count(s schedule.Schedule) int {
 //	Capped and UpTo is node i+1.
 //
 // A Jittered over an Exponential and an Intersect with a Times get a fused
-// step; see stepJitteredExponential and stepIntersectTimes. The two
-// together, Backoff & Times(n), Next decides inline; see isBackoffTimes.
+// step; see stepJitteredExponential and stepIntersectTimes. Next decides
+// the commonest whole schedules inline; see wholeShape.
 func (r *Run) layout(s schedule.Schedule, i int) int {
 	nd := &r.nodes[i]
 	nd.key = key(s)

@@ -211,29 +211,52 @@ func stepIntersectTimes(r *Run, i int, st, now int64) (int64, bool) {
 	return max(d, 0), ok && t.k < t.p
 }
 
-// isBackoffTimes reports whether s is the policy most callers write, a
-// Jittered Exponential bounded by a Times, either way round: Backoff(base,
-// cap) & Times(n) and FullJitter(base, cap) & Times(n). Next decides for
-// it inline, with no call: its code there is stepIntersectTimes over
-// stepJitteredExponential written out. layout has put the Intersect at node
-// 0, the Times's index in its q and the Jittered's in its p, with the
-// Exponential after the Jittered.
-func isBackoffTimes(s schedule.Schedule) bool {
+// wholeShape names a whole schedule that Next decides inline, with no
+// call: its code there is the general steps of its nodes written out.
+type wholeShape uint8
+
+const (
+	wholeNone wholeShape = iota
+	// wholeBackoff is a Jittered Exponential: Backoff(base, cap) and
+	// FullJitter(base, cap). Its nodes are the Jittered, 0, and the
+	// Exponential, 1: stepJitteredExponential.
+	wholeBackoff
+	// wholeBackoffTimes is a Jittered Exponential bounded by a Times,
+	// either way round: Backoff(base, cap) & Times(n), the policy most
+	// callers write. layout has put the Intersect at node 0, the Times's
+	// index in its q and the Jittered's in its p, with the Exponential
+	// after the Jittered: stepIntersectTimes over stepJitteredExponential.
+	wholeBackoffTimes
+)
+
+// wholeShapeOf returns the shape of s that Next decides inline, or
+// wholeNone.
+func wholeShapeOf(s schedule.Schedule) wholeShape {
+	if isJitteredExponential(s) {
+		return wholeBackoff
+	}
 	x, ok := s.(schedule.Intersect)
 	if !ok {
-		return false
+		return wholeNone
 	}
 	a, b := x.A, x.B
 	if _, ok := a.(schedule.Times); ok {
 		a, b = b, a
 	}
-	j, ok := a.(schedule.Jittered)
+	if _, ok := b.(schedule.Times); ok && isJitteredExponential(a) {
+		return wholeBackoffTimes
+	}
+	return wholeNone
+}
+
+// isJitteredExponential reports whether s is a Jittered over an Exponential.
+func isJitteredExponential(s schedule.Schedule) bool {
+	j, ok := s.(schedule.Jittered)
 	if !ok {
 		return false
 	}
-	_, jExp := j.Inner.(schedule.Exponential)
-	_, bTimes := b.(schedule.Times)
-	return jExp && bTimes
+	_, ok = j.Inner.(schedule.Exponential)
+	return ok
 }
 
 // addSat returns a+b for non-negative a and b, saturating.

@@ -10,42 +10,44 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestIsBackoffTimes checks which schedules Next decides inline.
-func TestIsBackoffTimes(t *testing.T) {
+// TestWholeShapeOf checks which schedules Next decides inline.
+func TestWholeShapeOf(t *testing.T) {
 	exp := schedule.Exponential{Base: time.Second, FactorPct: 150, Cap: time.Minute}
 	jit := schedule.Jittered{Inner: exp, LowPct: 10, HighPct: 900}
 	tests := []struct {
 		s    schedule.Schedule
-		want bool
+		want wholeShape
 	}{
-		{schedule.Intersect{A: schedule.Backoff(100*time.Millisecond, 30*time.Second), B: schedule.Times{N: 5}}, true},
-		{schedule.Intersect{A: schedule.Times{N: 5}, B: schedule.FullJitter(100*time.Millisecond, 30*time.Second)}, true},
-		{schedule.Intersect{A: jit, B: schedule.Times{N: 1}}, true},
-		{schedule.Backoff(100*time.Millisecond, 30*time.Second), false},
-		{schedule.Intersect{A: exp, B: schedule.Times{N: 5}}, false},
-		{schedule.Intersect{A: jit, B: schedule.Forever{}}, false},
-		{schedule.Intersect{A: jit, B: jit}, false},
-		{schedule.Intersect{A: schedule.Times{N: 2}, B: schedule.Times{N: 5}}, false},
-		{schedule.Intersect{A: schedule.Jittered{Inner: schedule.Fibonacci{Base: time.Second}, LowPct: 0, HighPct: 100}, B: schedule.Times{N: 5}}, false},
-		{schedule.Union{A: jit, B: schedule.Times{N: 5}}, false},
-		{schedule.UpTo{Inner: schedule.Intersect{A: jit, B: schedule.Times{N: 5}}, Budget: time.Second}, false},
+		{schedule.Intersect{A: schedule.Backoff(100*time.Millisecond, 30*time.Second), B: schedule.Times{N: 5}}, wholeBackoffTimes},
+		{schedule.Intersect{A: schedule.Times{N: 5}, B: schedule.FullJitter(100*time.Millisecond, 30*time.Second)}, wholeBackoffTimes},
+		{schedule.Intersect{A: jit, B: schedule.Times{N: 1}}, wholeBackoffTimes},
+		{schedule.Backoff(100*time.Millisecond, 30*time.Second), wholeBackoff},
+		{schedule.FullJitter(100*time.Millisecond, 30*time.Second), wholeBackoff},
+		{jit, wholeBackoff},
+		{exp, wholeNone},
+		{schedule.Jittered{Inner: schedule.Jittered{Inner: exp, LowPct: 1, HighPct: 2}, LowPct: 0, HighPct: 100}, wholeNone},
+		{schedule.Intersect{A: exp, B: schedule.Times{N: 5}}, wholeNone},
+		{schedule.Intersect{A: jit, B: schedule.Forever{}}, wholeNone},
+		{schedule.Intersect{A: jit, B: jit}, wholeNone},
+		{schedule.Intersect{A: schedule.Times{N: 2}, B: schedule.Times{N: 5}}, wholeNone},
+		{schedule.Intersect{A: schedule.Jittered{Inner: schedule.Fibonacci{Base: time.Second}, LowPct: 0, HighPct: 100}, B: schedule.Times{N: 5}}, wholeNone},
+		{schedule.Union{A: jit, B: schedule.Times{N: 5}}, wholeNone},
+		{schedule.UpTo{Inner: schedule.Intersect{A: jit, B: schedule.Times{N: 5}}, Budget: time.Second}, wholeNone},
+		{schedule.Jittered{Inner: exp, LowPct: 50, HighPct: 10}, wholeNone}, // invalid: Start decides nothing
 	}
 	for _, tt := range tests {
-		if got := isBackoffTimes(tt.s); got != tt.want {
-			t.Errorf("isBackoffTimes(%v) = %v, want %v", tt.s, got, tt.want)
-		}
 		if r := Start(tt.s, 1); r.whole != tt.want {
 			t.Errorf("Start(%v).whole = %v, want %v", tt.s, r.whole, tt.want)
 		}
 	}
 }
 
-// TestPropBackoffTimesInline checks that Next's inline decision for
-// Backoff & Times(n) makes the decisions of the general steps and leaves
-// the same state behind, byte for byte as MarshalBinary saves it, after
-// every decision: for any Exponential, jitter range, bound, side of the
-// Times, seed, first start and attempt durations, and across a Reset.
-func TestPropBackoffTimesInline(t *testing.T) {
+// TestPropWholeInline checks that Next's inline decisions for Backoff
+// alone and Backoff & Times(n) are the decisions of the general steps and
+// leave the same state behind, byte for byte as MarshalBinary saves it,
+// after every decision: for any Exponential, jitter range, bound, side of
+// the Times, seed, first start and attempt durations, and across a Reset.
+func TestPropWholeInline(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		d := schedgen.Duration()
 		exp := schedule.Exponential{
@@ -55,19 +57,21 @@ func TestPropBackoffTimesInline(t *testing.T) {
 		}
 		low := rapid.IntRange(0, 1000).Draw(t, "low")
 		jit := schedule.Jittered{Inner: exp, LowPct: low, HighPct: rapid.IntRange(low, 1000).Draw(t, "high")}
-		var s schedule.Schedule = schedule.Intersect{A: jit, B: schedule.Times{N: rapid.IntRange(1, 70).Draw(t, "n")}}
-		if rapid.Bool().Draw(t, "times first") {
-			s = schedule.Intersect{A: s.(schedule.Intersect).B, B: jit}
-		}
+		times := schedule.Times{N: rapid.IntRange(1, 70).Draw(t, "n")}
+		s := rapid.SampledFrom([]schedule.Schedule{
+			jit,
+			schedule.Intersect{A: jit, B: times},
+			schedule.Intersect{A: times, B: jit},
+		}).Draw(t, "s")
 		seed := rapid.Uint64().Draw(t, "seed")
 		durs := schedgen.Durations(10).Draw(t, "durs")
 		first := rapid.SampledFrom([]time.Duration{0, time.Nanosecond, time.Hour}).Draw(t, "first start")
 
 		inline, general := Start(s, seed), Start(s, seed)
-		if !inline.whole {
+		if inline.whole == wholeNone {
 			t.Fatalf("%v is not decided inline", s)
 		}
-		general.whole = false
+		general.whole = wholeNone
 		for run := range 2 {
 			at := first // Next measures from the run's beginning, but the first attempt may start later
 			for i := range 80 {

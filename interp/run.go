@@ -62,7 +62,7 @@ func (r *Run) Next(start, now time.Duration) (delay time.Duration, ok bool) {
 	}
 	st := max(int64(start), 0)
 	r.n++
-	if r.whole == 0 {
+	if r.whole == wholeNone {
 		d, ok := r.step(0, st, max(int64(now), st))
 		if !ok {
 			r.live = false
@@ -97,7 +97,7 @@ func (r *Run) Next(start, now time.Duration) (delay time.Duration, ok bool) {
 	}
 	j.k++
 	e.k++
-	d := min(e.p, e.q)
+	d := min(e.p, e.q) // stepExponential, written out: see stepJitteredExponential
 	if e.k > 1 {
 		d = scaleCap(e.a, e.key, e.q)
 	}
@@ -169,7 +169,7 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 		nd.step, nd.p, nd.q = stepDecorrelated, int64(s.Base), int64(s.Cap)
 	case schedule.Jittered:
 		nd.step, nd.p, nd.q = stepJittered, int64(s.LowPct), int64(s.HighPct)
-		if _, ok := s.Inner.(schedule.Exponential); ok {
+		if isJitteredExponential(s) {
 			nd.step = stepJitteredExponential
 		}
 	case schedule.Capped:

@@ -1,18 +1,26 @@
 // Package lint finds retry policies that are legal but unwise.
 //
-// Each rule comes from the practice the seeds cite — Google's SRE book on
-// cascading failures, Marc Brooker's "Exponential Backoff and Jitter",
-// Resilience4j's and gRPC's defaults — and flags one way a policy can hurt
-// the service it retries against: it never stops, it synchronises clients,
-// it hammers without waiting, it waits longer than anyone will. Check runs
-// every rule over a schedule and returns the findings, most severe first:
+// Each rule comes from published practice — the Google SRE book on handling
+// overload and cascading failures, Marc Brooker's "Exponential Backoff and
+// Jitter" and the Amazon Builders' Library, the defaults of gRPC (gRFC A6)
+// and Resilience4j — and flags one way a policy can hurt the service it
+// retries against: it never stops, it synchronises clients, it hammers
+// without waiting, it waits longer than anyone will. Check runs every rule
+// over a schedule and returns the findings, most severe first:
 //
 //	for _, f := range lint.Check(s) {
-//		fmt.Println(f) // warning no-jitter: Exponential(100ms, 200%, 30s) has no jitter: … fix: …
+//		fmt.Println(f) // warning no-jitter: Exponential(100ms, 200%, 30s) has no jitter: … fix: fulljitter(100ms, 30s) & times(3)
 //	}
 //
-// A finding names its rule (ID), how bad it is (Severity), what is wrong
-// (Message) and how to fix it (Fix). docs/lint.md explains every rule.
+// CheckSource does the same for policy text and also flags what only the
+// text shows, such as spaced(1), whose bare 1 is one millisecond.
+//
+// The rules read what a policy can actually do, from schedule.Bounds: a cap
+// of 5m that three attempts never reach is no finding. A finding names its
+// rule (ID), how bad it is (Severity), what is wrong and what to do
+// (Message), and a Fix: a whole policy, in the policy language, that keeps
+// the intent and has neither this finding nor any as severe. docs/lint.md
+// explains every rule.
 package lint
 
 import (
@@ -20,13 +28,14 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
 )
 
 // Severity says how bad a finding is.
 type Severity int
 
-// Severities, least severe first.
+// Severities, least severe first. Only Error fails `schedcheck lint`.
 const (
 	Info Severity = iota
 	Warning
@@ -54,8 +63,10 @@ type Finding struct {
 	ID       string   `json:"id"`       // the rule, such as "no-jitter"
 	Severity Severity `json:"severity"` // how bad it is
 	Node     string   `json:"node"`     // the canonical form of the offending node
-	Message  string   `json:"message"`  // what is wrong
-	Fix      string   `json:"fix"`      // how to fix it, in one line
+	Message  string   `json:"message"`  // what is wrong, and what to do about it
+	// Fix is a whole policy, in the policy language's infix form, that
+	// lints clean of this rule and of every rule at or above its severity.
+	Fix string `json:"fix"`
 }
 
 // String returns the finding on one line: severity, rule, message and fix.
@@ -68,7 +79,29 @@ type Rule struct {
 	ID       string
 	Severity Severity
 	Summary  string // one line, for listings
-	check    func(s schedule.Schedule, report func(node schedule.Schedule, msg, fix string))
+	check    func(in *input, report reportFunc)
+}
+
+// input is what the rules look at: the schedule, its limits and, when
+// linting text, the bare integers written as durations.
+type input struct {
+	s      schedule.Schedule
+	limits schedule.Limits
+	src    string               // "" when there is no text
+	bare   []parse.BareDuration // from src
+}
+
+// rewrite changes a policy to remove one finding.
+type rewrite func(schedule.Schedule) schedule.Schedule
+
+// reportFunc reports a finding on node with a message and the rewrite that
+// removes it.
+type reportFunc = func(node schedule.Schedule, msg string, fix rewrite)
+
+// hit is a finding before its fix is worked out.
+type hit struct {
+	Finding
+	fix rewrite
 }
 
 // Check runs every rule over s and returns the findings, most severe first
@@ -76,21 +109,58 @@ type Rule struct {
 // finding, "invalid", with the validation message.
 func Check(s schedule.Schedule) []Finding {
 	if err := schedule.Validate(s); err != nil {
-		return []Finding{{ID: "invalid", Severity: Error, Message: err.Error(), Fix: "correct the policy"}}
+		return []Finding{invalid(err)}
 	}
-	var out []Finding
+	return withFixes(s, run(&input{s: s, limits: schedule.Bounds(s)}, Info))
+}
+
+// CheckSource parses src and lints it as Check does, with the rules that
+// need the text as well: it flags spaced(1), which waits one millisecond.
+// A policy that does not parse yields the *parse.Error of parse.Parse.
+func CheckSource(src string) ([]Finding, error) {
+	bare, err := parse.BareDurations(src)
+	if err != nil {
+		return nil, err
+	}
+	s, err := parse.Parse(src)
+	if err != nil {
+		return nil, err // not reached: BareDurations parsed it
+	}
+	return withFixes(s, run(&input{s: s, limits: schedule.Bounds(s), src: src, bare: bare}, Info)), nil
+}
+
+func invalid(err error) Finding {
+	return Finding{ID: "invalid", Severity: Error, Message: err.Error(), Fix: parse.Format(fallback, parse.Infix)}
+}
+
+// run applies the rules of severity at least min to in.
+func run(in *input, min Severity) []hit {
+	var out []hit
 	for _, r := range Rules() {
-		r.check(s, func(node schedule.Schedule, msg, fix string) {
-			f := Finding{ID: r.ID, Severity: r.Severity, Message: msg, Fix: fix}
+		if r.Severity < min {
+			continue
+		}
+		r.check(in, func(node schedule.Schedule, msg string, fix rewrite) {
+			h := hit{Finding{ID: r.ID, Severity: r.Severity, Message: msg}, fix}
 			if node != nil {
-				f.Node = node.String()
+				h.Node = node.String()
 			}
-			if !slices.Contains(out, f) {
-				out = append(out, f)
+			if !slices.ContainsFunc(out, func(o hit) bool { return o.Finding == h.Finding }) {
+				out = append(out, h)
 			}
 		})
 	}
-	slices.SortStableFunc(out, func(a, b Finding) int { return cmp.Compare(b.Severity, a.Severity) })
+	slices.SortStableFunc(out, func(a, b hit) int { return cmp.Compare(b.Severity, a.Severity) })
+	return out
+}
+
+// withFixes works out the fix of each hit on s.
+func withFixes(s schedule.Schedule, hs []hit) []Finding {
+	out := make([]Finding, len(hs))
+	for i, h := range hs {
+		out[i] = h.Finding
+		out[i].Fix = parse.Format(repair(s, h.fix, h.Severity), parse.Infix)
+	}
 	return out
 }
 
@@ -105,21 +175,4 @@ func Worst(fs []Finding) (Severity, bool) {
 		w = max(w, f.Severity)
 	}
 	return w, true
-}
-
-// walk calls f for every node of s, parents first, with the chain of
-// ancestors (root first).
-func walk(s schedule.Schedule, f func(n schedule.Schedule, ancestors []schedule.Schedule)) {
-	var rec func(n schedule.Schedule, anc []schedule.Schedule)
-	rec = func(n schedule.Schedule, anc []schedule.Schedule) {
-		if n == nil {
-			return
-		}
-		f(n, anc)
-		a, b := schedule.Children(n)
-		anc = append(anc, n)
-		rec(a, anc)
-		rec(b, anc)
-	}
-	rec(s, nil)
 }

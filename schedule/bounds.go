@@ -76,7 +76,7 @@ func Bounds(s Schedule) Limits {
 		MinTotal:    time.Duration(e.lo),
 		MaxTotal:    time.Duration(e.hi),
 		MaxDelay:    time.Duration(min(e.dmax, e.hi)), // one wait is at most them all
-		Stops:       !neverStops(s),
+		Stops:       !neverStops(s),                   // as Stops, s being simplified
 	}
 	if e.att == 1 && !e.never {
 		l.MaxDelay = 0 // no decision continues
@@ -85,6 +85,12 @@ func Bounds(s Schedule) Limits {
 		l.MaxAttempts, l.MinTotal = math.MaxInt, MaxDuration
 	}
 	return l
+}
+
+// Stops reports Bounds(s).Stops, whether every run of s stops on its own,
+// without the rest of Bounds' work: it looks at the structure of s only.
+func Stops(s Schedule) bool {
+	return Validate(s) != nil || !neverStops(simplify(s))
 }
 
 // maxBudget returns the largest UpTo budget in s, and whether s has one.

@@ -79,6 +79,27 @@ func TestBounds(t *testing.T) {
 	}
 }
 
+func TestStops(t *testing.T) {
+	tests := []struct {
+		s    schedule.Schedule
+		want bool
+	}{
+		{times{3}, true},
+		{spaced{time.Second}, false},
+		{upTo{forever{}, time.Minute}, true},
+		{upTo{forever{}, schedule.MaxDuration}, false},
+		{union{times{3}, spaced{time.Second}}, false},
+		{intersect{times{3}, spaced{time.Second}}, true},
+		{andThen{times{3}, spaced{time.Second}}, false},
+		{times{0}, true}, // invalid: stops at its first decision
+	}
+	for _, tt := range tests {
+		if got := schedule.Stops(tt.s); got != tt.want {
+			t.Errorf("Stops(%v) = %v; want %v", tt.s, got, tt.want)
+		}
+	}
+}
+
 func TestLimitsBounded(t *testing.T) {
 	tests := []struct {
 		l                 schedule.Limits
@@ -130,6 +151,9 @@ func TestPropBoundsSimplified(t *testing.T) {
 		}
 		if b.MaxDelay < 0 || b.MaxDelay > b.MaxTotal || b.MaxAttempts == 1 && b.MaxDelay != 0 {
 			t.Fatalf("Bounds(%v) = %+v", s, b)
+		}
+		if got := schedule.Stops(s); got != b.Stops {
+			t.Fatalf("Stops(%v) = %v; Bounds says %+v", s, got, b)
 		}
 	})
 }

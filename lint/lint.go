@@ -89,19 +89,34 @@ type input struct {
 	limits schedule.Limits
 	src    string               // "" when there is no text
 	bare   []parse.BareDuration // from src
+	m      *memo                // what is known of it and of its repairs
 }
 
-// rewrite changes a policy to remove one finding.
+// rewrite changes a whole policy to remove findings.
 type rewrite func(schedule.Schedule) schedule.Schedule
 
-// reportFunc reports a finding on node with a message and the rewrite that
-// removes it.
-type reportFunc = func(node schedule.Schedule, msg string, fix rewrite)
+// fix is how to remove one finding: a rewrite of the whole policy, or an
+// edit of one node. The edits of one rule's findings are made in one pass
+// (see ruleFix), each given its node with the node's children edited.
+type fix struct {
+	rewrite rewrite
+	node    schedule.Schedule
+	edit    rewrite
+}
+
+// whole is a fix that rewrites the whole policy.
+func whole(r rewrite) fix { return fix{rewrite: r} }
+
+// edit is a fix that edits one node.
+func edit(node schedule.Schedule, e rewrite) fix { return fix{node: node, edit: e} }
+
+// reportFunc reports a finding on node with a message and its fix.
+type reportFunc = func(node schedule.Schedule, msg string, f fix)
 
 // hit is a finding before its fix is worked out.
 type hit struct {
 	Finding
-	fix rewrite
+	fix fix
 }
 
 // Check runs every rule over s and returns the findings, most severe first
@@ -111,7 +126,8 @@ func Check(s schedule.Schedule) []Finding {
 	if err := schedule.Validate(s); err != nil {
 		return []Finding{invalid(err)}
 	}
-	return withFixes(s, run(&input{s: s, limits: schedule.Bounds(s)}, Info))
+	m := newMemo()
+	return withFixes(m, s, run(m.input(s), Info))
 }
 
 // CheckSource parses src and lints it as Check does, with the rules that
@@ -126,7 +142,10 @@ func CheckSource(src string) ([]Finding, error) {
 	if err != nil {
 		return nil, err // not reached: BareDurations parsed it
 	}
-	return withFixes(s, run(&input{s: s, limits: schedule.Bounds(s), src: src, bare: bare}, Info)), nil
+	m := newMemo()
+	in := m.input(s)
+	in.src, in.bare = src, bare
+	return withFixes(m, s, run(in, Info)), nil
 }
 
 func invalid(err error) Finding {
@@ -140,7 +159,7 @@ func run(in *input, min Severity) []hit {
 		if r.Severity < min {
 			continue
 		}
-		r.check(in, func(node schedule.Schedule, msg string, fix rewrite) {
+		r.check(in, func(node schedule.Schedule, msg string, fix fix) {
 			h := hit{Finding{ID: r.ID, Severity: r.Severity, Message: msg}, fix}
 			if node != nil {
 				h.Node = node.String()
@@ -154,12 +173,19 @@ func run(in *input, min Severity) []hit {
 	return out
 }
 
-// withFixes works out the fix of each hit on s.
-func withFixes(s schedule.Schedule, hs []hit) []Finding {
+// withFixes works out the fix of each hit on s. The hits of one rule share
+// their fix, which removes them all.
+func withFixes(m *memo, s schedule.Schedule, hs []hit) []Finding {
 	out := make([]Finding, len(hs))
+	fixes := map[string]string{}
 	for i, h := range hs {
 		out[i] = h.Finding
-		out[i].Fix = parse.Format(repair(s, h.fix, h.Severity), parse.Infix)
+		fix, ok := fixes[h.ID]
+		if !ok {
+			fix = parse.Format(repair(m, s, ruleFix(hs, h.ID), h.Severity), parse.Infix)
+			fixes[h.ID] = fix
+		}
+		out[i].Fix = fix
 	}
 	return out
 }

@@ -19,34 +19,65 @@ const maxRepairs = 12
 // repair applies fix to s, then the fix of every finding at or above sev
 // that remains, one at a time, until none remains, and tidies the result. A policy that does not
 // come clean within maxRepairs rewrites is replaced by the fallback.
-func repair(s schedule.Schedule, fix rewrite, sev Severity) schedule.Schedule {
+func repair(m *memo, s schedule.Schedule, fix rewrite, sev Severity) schedule.Schedule {
 	for range maxRepairs {
 		s = fix(s)
 		if schedule.Validate(s) != nil {
 			break
 		}
-		hs := run(&input{s: s, limits: schedule.Bounds(s)}, sev)
+		hs := run(m.input(s), sev)
 		if len(hs) == 0 {
-			return tidy(s, sev)
+			return tidy(m, s, sev)
 		}
-		fix = hs[0].fix
+		fix = ruleFix(hs, hs[0].ID)
 	}
 	return fallback
 }
 
+// ruleFix returns the rewrite that removes every hit of rule id among hs:
+// their node edits in one pass, then their whole-policy rewrites.
+func ruleFix(hs []hit, id string) rewrite {
+	edits := map[schedule.Schedule]rewrite{}
+	var rewrites []rewrite
+	for _, h := range hs {
+		switch {
+		case h.ID != id:
+		case h.fix.rewrite != nil:
+			rewrites = append(rewrites, h.fix.rewrite)
+		default:
+			edits[h.fix.node] = h.fix.edit
+		}
+	}
+	return func(s schedule.Schedule) schedule.Schedule {
+		if len(edits) > 0 {
+			s = transform(s, func(orig, n schedule.Schedule) schedule.Schedule {
+				if e, ok := edits[orig]; ok {
+					return e(n)
+				}
+				return n
+			})
+		}
+		for _, r := range rewrites {
+			s = r(s)
+		}
+		return s
+	}
+}
+
 // tidy returns the simplified form of s, which the rewrites may have left
 // with repeated parts, if that is shorter and clean at sev as well.
-func tidy(s schedule.Schedule, sev Severity) schedule.Schedule {
+func tidy(m *memo, s schedule.Schedule, sev Severity) schedule.Schedule {
 	t := schedule.Simplify(s)
-	if len(parse.Format(t, parse.Infix)) >= len(parse.Format(s, parse.Infix)) || len(run(&input{s: t, limits: schedule.Bounds(t)}, sev)) > 0 {
+	if len(parse.Format(t, parse.Infix)) >= len(parse.Format(s, parse.Infix)) || len(run(m.input(t), sev)) > 0 {
 		return s
 	}
 	return t
 }
 
-// transform rebuilds s bottom-up, replacing each node n by f(n) once its
-// children are transformed.
-func transform(s schedule.Schedule, f func(schedule.Schedule) schedule.Schedule) schedule.Schedule {
+// transform rebuilds s bottom-up, replacing each node by f(orig, n): orig
+// is the node as it was, n the node with its children transformed.
+func transform(s schedule.Schedule, f func(orig, n schedule.Schedule) schedule.Schedule) schedule.Schedule {
+	orig := s
 	switch n := s.(type) {
 	case schedule.Jittered:
 		n.Inner = transform(n.Inner, f)
@@ -67,31 +98,24 @@ func transform(s schedule.Schedule, f func(schedule.Schedule) schedule.Schedule)
 		n.First, n.Then = transform(n.First, f), transform(n.Then, f)
 		s = n
 	}
-	return f(s)
+	return f(orig, s)
 }
 
-// replace returns s with every node equal to old replaced by new.
-func replace(old, new schedule.Schedule) rewrite {
-	return func(s schedule.Schedule) schedule.Schedule {
-		return transform(s, func(n schedule.Schedule) schedule.Schedule {
-			if n == old {
-				return new
-			}
-			return n
-		})
-	}
+// each adapts f, which looks at the transformed node only, to transform.
+func each(f rewrite) func(orig, n schedule.Schedule) schedule.Schedule {
+	return func(_, n schedule.Schedule) schedule.Schedule { return f(n) }
 }
 
 // limitAttempts lowers every Times above MaxAttempts to 3 and, if the policy
 // still allows too many attempts or never stops, adds & times(3).
-func limitAttempts(s schedule.Schedule) schedule.Schedule {
-	s = transform(s, func(n schedule.Schedule) schedule.Schedule {
+func (m *memo) limitAttempts(s schedule.Schedule) schedule.Schedule {
+	s = transform(s, each(func(n schedule.Schedule) schedule.Schedule {
 		if t, ok := n.(schedule.Times); ok && t.N > MaxAttempts {
 			return schedule.Times{N: 3}
 		}
 		return n
-	})
-	if b := schedule.Bounds(s); !b.Stops || b.MaxAttempts > MaxAttempts {
+	}))
+	if b := m.Bounds(s); !b.Stops || b.MaxAttempts > MaxAttempts {
 		s = schedule.Intersect{A: s, B: schedule.Times{N: 3}}
 	}
 	return s

@@ -68,18 +68,18 @@ func walk(s schedule.Schedule, f func(n schedule.Schedule, ancestors []schedule.
 func neverStops(in *input, report reportFunc) {
 	if !in.limits.Stops {
 		report(in.s, "the policy never stops: it retries as long as the operation fails, against a dependency that may be down; bound it with & times(3) or upto 1m",
-			limitAttempts)
+			whole(in.m.limitAttempts))
 	}
 }
 
 func unboundedWait(in *input, report reportFunc) {
 	if !in.limits.TotalBounded() {
-		report(in.s, "the total wait has no upper bound: bound the attempts, or the time with upto", func(s schedule.Schedule) schedule.Schedule {
-			if s = limitAttempts(s); schedule.Bounds(s).TotalBounded() {
+		report(in.s, "the total wait has no upper bound: bound the attempts, or the time with upto", whole(func(s schedule.Schedule) schedule.Schedule {
+			if s = in.m.limitAttempts(s); in.m.Bounds(s).TotalBounded() {
 				return s
 			}
 			return schedule.UpTo{Inner: s, Budget: time.Minute}
-		})
+		}))
 	}
 }
 
@@ -89,9 +89,11 @@ func unionUnbounded(in *input, report reportFunc) {
 		if !ok {
 			return
 		}
-		if schedule.Bounds(u.A).Stops != schedule.Bounds(u.B).Stops {
+		if in.m.Stops(u.A) != in.m.Stops(u.B) {
 			report(n, fmt.Sprintf("%v continues while either side does, so it never stops although one side does: to bound a policy, intersect it (a & b)", n),
-				replace(u, schedule.Intersect{A: u.A, B: u.B}))
+				edit(u, func(n schedule.Schedule) schedule.Schedule {
+					return schedule.Intersect(n.(schedule.Union))
+				}))
 		}
 	})
 }
@@ -106,7 +108,7 @@ func tooManyAttempts(in *input, report reportFunc) {
 		n = fmt.Sprint(b.MaxAttempts)
 	}
 	report(in.s, fmt.Sprintf("up to %s attempts: retries at every layer multiply (4 attempts at 3 layers is 64× the load), and by attempt 10 the upstream is gone; allow 3 (5 for very transient faults)", n),
-		limitAttempts)
+		whole(in.m.limitAttempts))
 }
 
 // jittered reports whether some ancestor spreads delays randomly.
@@ -117,6 +119,20 @@ func jittered(anc []schedule.Schedule) bool {
 		}
 	}
 	return false
+}
+
+// swapExponential swaps an Exponential's base and cap.
+func swapExponential(n schedule.Schedule) schedule.Schedule {
+	e := n.(schedule.Exponential)
+	e.Base, e.Cap = e.Cap, e.Base
+	return e
+}
+
+// swapDecorrelated swaps a Decorrelated's base and cap.
+func swapDecorrelated(n schedule.Schedule) schedule.Schedule {
+	d := n.(schedule.Decorrelated)
+	d.Base, d.Cap = d.Cap, d.Base
+	return d
 }
 
 // fullJitter wraps n in full jitter, 0–100%.
@@ -133,12 +149,12 @@ func noJitter(in *input, report reportFunc) {
 		case schedule.Exponential:
 			if n.FactorPct > 100 && !jittered(anc) {
 				report(n, fmt.Sprintf("%v has no jitter: clients that failed together retry together, and the retries arrive as one storm; add full jitter", n),
-					replace(n, fullJitter(n)))
+					edit(n, fullJitter))
 			}
 		case schedule.Fibonacci:
 			if !jittered(anc) {
 				report(n, fmt.Sprintf("%v has no jitter: clients that failed together retry together; add full jitter", n),
-					replace(n, fullJitter(n)))
+					edit(n, fullJitter))
 			}
 		}
 	})
@@ -146,8 +162,8 @@ func noJitter(in *input, report reportFunc) {
 
 // lowerCaps lowers every cap above MaxDelay to fixCap, caps every
 // Fibonacci and keeps jitter at or below 100%.
-func lowerCaps(s schedule.Schedule) schedule.Schedule {
-	s = transform(s, func(n schedule.Schedule) schedule.Schedule {
+func (m *memo) lowerCaps(s schedule.Schedule) schedule.Schedule {
+	s = transform(s, each(func(n schedule.Schedule) schedule.Schedule {
 		switch n := n.(type) {
 		case schedule.Exponential:
 			if n.Cap > MaxDelay {
@@ -168,8 +184,8 @@ func lowerCaps(s schedule.Schedule) schedule.Schedule {
 			return n
 		}
 		return n
-	})
-	if schedule.Bounds(s).MaxDelay > MaxDelay {
+	}))
+	if m.Bounds(s).MaxDelay > MaxDelay {
 		s = schedule.Capped{Inner: s, Max: fixCap}
 	}
 	return s
@@ -178,9 +194,9 @@ func lowerCaps(s schedule.Schedule) schedule.Schedule {
 func noCap(in *input, report reportFunc) {
 	switch d := in.limits.MaxDelay; {
 	case d == schedule.MaxDuration:
-		report(in.s, "a single wait has no upper bound: cap it at 30s to 60s", lowerCaps)
+		report(in.s, "a single wait has no upper bound: cap it at 30s to 60s", whole(in.m.lowerCaps))
 	case d > MaxDelay:
-		report(in.s, fmt.Sprintf("a single wait can last %v: longer than any caller waits; cap it at 30s to 60s", d), lowerCaps)
+		report(in.s, fmt.Sprintf("a single wait can last %v: longer than any caller waits; cap it at 30s to 60s", d), whole(in.m.lowerCaps))
 	}
 }
 
@@ -190,25 +206,19 @@ func capBelowBase(in *input, report reportFunc) {
 		switch n := n.(type) {
 		case schedule.Exponential:
 			if n.Cap < n.Base {
-				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), replace(n, schedule.Exponential{Base: n.Cap, FactorPct: n.FactorPct, Cap: n.Base}))
+				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), edit(n, swapExponential))
 			}
 		case schedule.Decorrelated:
 			if n.Cap < n.Base {
-				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), replace(n, schedule.Decorrelated{Base: n.Cap, Cap: n.Base}))
+				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), edit(n, swapDecorrelated))
 			}
 		}
 	})
 }
 
-// firstWait returns the limits of s's first retry alone: MaxAttempts is 2
-// when s can retry at all, and MinTotal and MaxTotal bound its wait.
-func firstWait(s schedule.Schedule) schedule.Limits {
-	return schedule.Bounds(schedule.Intersect{A: s, B: schedule.Times{N: 2}})
-}
-
 // raiseDelays raises every base, spacing and cap below MinDelay.
 func raiseDelays(s schedule.Schedule) schedule.Schedule {
-	return transform(s, func(n schedule.Schedule) schedule.Schedule {
+	return transform(s, each(func(n schedule.Schedule) schedule.Schedule {
 		switch n := n.(type) {
 		case schedule.Exponential:
 			if n.Base < MinDelay {
@@ -243,38 +253,42 @@ func raiseDelays(s schedule.Schedule) schedule.Schedule {
 			return n
 		}
 		return n
-	})
+	}))
 }
 
 func tinyDelay(in *input, report reportFunc) {
-	if f := firstWait(in.s); f.MaxAttempts == 2 && f.MaxTotal > 0 && f.MaxTotal < MinDelay {
+	if f := in.m.firstWait(in.s); f.MaxAttempts == 2 && f.MaxTotal > 0 && f.MaxTotal < MinDelay {
 		report(in.s, fmt.Sprintf("the first retry waits %v at most: less than a network round trip, so it lands before the fault can clear; start at 10ms to 200ms (Brooker: a base of 50ms to 200ms)", f.MaxTotal),
-			raiseDelays)
+			whole(raiseDelays))
 	}
 }
 
 func deadUpTo(in *input, report reportFunc) {
 	walk(in.s, func(n schedule.Schedule, _ []schedule.Schedule) {
 		u, ok := n.(schedule.UpTo)
-		if !ok || schedule.Bounds(u).MaxAttempts > 1 {
+		if !ok || in.m.Bounds(u).MaxAttempts > 1 {
 			return
 		}
-		f := firstWait(u.Inner)
+		f := in.m.firstWait(u.Inner)
 		if f.MaxAttempts < 2 {
 			return // the inner policy does not retry either
 		}
 		budget := min(schedule.MaxDuration/2, max(f.MaxTotal, time.Second)) * 2
 		report(n, fmt.Sprintf("%v never retries: its first wait is longer than the %v budget; raise the budget, or drop the retry policy", n, u.Budget),
-			replace(u, schedule.UpTo{Inner: u.Inner, Budget: budget}))
+			edit(u, func(n schedule.Schedule) schedule.Schedule {
+				u := n.(schedule.UpTo)
+				u.Budget = budget
+				return u
+			}))
 	})
 }
 
 func noDelay(in *input, report reportFunc) {
 	b := in.limits
 	if b.MaxAttempts > 1 && b.TotalBounded() && b.MaxTotal == 0 {
-		report(in.s, "every retry goes at once: a failing dependency gets the whole burst; back off between attempts", func(s schedule.Schedule) schedule.Schedule {
+		report(in.s, "every retry goes at once: a failing dependency gets the whole burst; back off between attempts", whole(func(s schedule.Schedule) schedule.Schedule {
 			return schedule.Intersect{A: schedule.FullJitter(fixBase, fixCap), B: s}
-		})
+		}))
 	}
 }
 
@@ -282,7 +296,11 @@ func jitterAboveCap(in *input, report reportFunc) {
 	walk(in.s, func(n schedule.Schedule, _ []schedule.Schedule) {
 		if j, ok := n.(schedule.Jittered); ok && j.HighPct > 100 {
 			report(n, fmt.Sprintf("%v can stretch a delay to %d%%, past the cap of the schedule inside: keep the high end at 100%% and raise the inner cap instead", n, j.HighPct),
-				replace(j, schedule.Jittered{Inner: j.Inner, LowPct: min(j.LowPct, 100), HighPct: 100}))
+				edit(j, func(n schedule.Schedule) schedule.Schedule {
+					j := n.(schedule.Jittered)
+					j.LowPct, j.HighPct = min(j.LowPct, 100), 100
+					return j
+				}))
 		}
 	})
 }

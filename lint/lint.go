@@ -183,6 +183,10 @@ func withFixes(m *memo, s schedule.Schedule, hs []hit) []Finding {
 		fix, ok := fixes[h.ID]
 		if !ok {
 			fix = parse.Format(repair(m, s, ruleFix(hs, h.ID), h.Severity), parse.Infix)
+			if _, err := parse.Parse(fix); err != nil {
+				// Nested past parse.MaxDepth by the rewrites.
+				fix = parse.Format(fallback, parse.Infix)
+			}
 			fixes[h.ID] = fix
 		}
 		out[i].Fix = fix

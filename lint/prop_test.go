@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -48,5 +49,33 @@ func TestFallbackIsClean(t *testing.T) {
 	}
 	if fs := checkSource(t, inv[0].Fix); len(fs) != 0 {
 		t.Errorf("fallback %q has findings: %v", inv[0].Fix, fs)
+	}
+}
+
+// balanced returns the parts joined by op, nested as a balanced tree so
+// that the policy stays within parse.MaxDepth.
+func balanced(parts []string, op string) string {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	m := len(parts) / 2
+	return "(" + balanced(parts[:m], op) + " " + op + " " + balanced(parts[m:], op) + ")"
+}
+
+// TestLargePolicy lints policies of a few hundred nodes, with findings at
+// every leaf, and checks their fixes: they stay clean and parse back, though
+// Simplify would nest them past parse.MaxDepth.
+func TestLargePolicy(t *testing.T) {
+	for _, op := range []string{"|", "then"} {
+		var parts []string
+		for i := 1; i <= 70; i++ {
+			parts = append(parts, fmt.Sprintf("((decorrelated(%d, 1) & times(%d)) upto %ds)", i, i+1, i))
+		}
+		src := balanced(parts, op)
+		fs := checkSource(t, src)
+		if len(fs) == 0 {
+			t.Fatalf("%s-policy: no findings", op)
+		}
+		checkFixes(t, op+"-policy", fs)
 	}
 }

@@ -65,10 +65,15 @@ func ruleFix(hs []hit, id string) rewrite {
 }
 
 // tidy returns the simplified form of s, which the rewrites may have left
-// with repeated parts, if that is shorter and clean at sev as well.
+// with repeated parts, if that is shorter, parses back (Simplify nests a
+// chain of n operands n deep) and is clean at sev as well.
 func tidy(m *memo, s schedule.Schedule, sev Severity) schedule.Schedule {
 	t := schedule.Simplify(s)
-	if len(parse.Format(t, parse.Infix)) >= len(parse.Format(s, parse.Infix)) || len(run(m.input(t), sev)) > 0 {
+	text := parse.Format(t, parse.Infix)
+	if len(text) >= len(parse.Format(s, parse.Infix)) || len(run(m.input(t), sev)) > 0 {
+		return s
+	}
+	if _, err := parse.Parse(text); err != nil {
 		return s
 	}
 	return t

@@ -16,7 +16,7 @@ import (
 var (
 	codeSpan   = regexp.MustCompile("`([^`\n]+)`")
 	quoted     = regexp.MustCompile(`'([^'\n]+)'|"((?:[^"\\\n]|\\.)+)"`)
-	yamlValue  = regexp.MustCompile(`^\s*[\w.-]+:\s+([^"'\s#][^#]*?)\s*$`)
+	yamlValue  = regexp.MustCompile(`^\s*[\w.-]+:\s+([^"'\s#][^#]*?)\s*(#.*)?$`)
 	fenceStart = regexp.MustCompile("^\\s*```")
 )
 
@@ -124,11 +124,15 @@ const (
 	whyAWS         = "AWS's decorrelated jitter example as published, with 8 attempts"
 	whyBackground  = "a background job's backoff, where attempts do not multiply across layers"
 	whyTransaction = "a transaction retry bounded by time: many quick attempts within 5s by design"
+	whyFailPlan    = "the audit plan that fails every rule on purpose; the comment beside it names the problem"
 )
 
 // notClean lists the policies of README.md, docs/*.md and examples/ that
 // have lint findings, with the reason.
 var notClean = []struct{ file, policy, why string }{
+	{"examples/audit/fail.yaml", "exponential(100ms, 200%, 30s) & times(4)", whyFailPlan},
+	{"examples/audit/fail.yaml", "backoff(100ms, 10s) & times(8)", whyFailPlan},
+	{"examples/audit/fail.yaml", "forever upto 30s", whyFailPlan},
 	{"docs/audit.md", "fulljitter(100ms, 5s) upto 1m", whyAudit},
 	{"docs/audit.md", "times(3) then times(2)", whyAudit},
 	{"docs/audit.md", "spaced(1s) upto 10s", whyAudit},

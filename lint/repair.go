@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/parse"
-
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -17,8 +16,9 @@ var fallback schedule.Schedule = schedule.Intersect{A: schedule.FullJitter(100*t
 const maxRepairs = 12
 
 // repair applies fix to s, then the fix of every finding at or above sev
-// that remains, one at a time, until none remains, and tidies the result. A policy that does not
-// come clean within maxRepairs rewrites is replaced by the fallback.
+// that remains, one rule at a time, until none remains, and tidies the
+// result. A policy that does not come clean within maxRepairs rewrites is
+// replaced by the fallback.
 func repair(m *memo, s schedule.Schedule, fix rewrite, sev Severity) schedule.Schedule {
 	for range maxRepairs {
 		s = fix(s)

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -107,14 +105,6 @@ func (c *cli) fileSources(names []string) ([]source, bool) {
 		srcs = append(srcs, source{name: f, text: string(b), line: 1})
 	}
 	return srcs, true
-}
-
-// readFile reads a file, or standard input for "-".
-func (c *cli) readFile(name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(c.stdin)
-	}
-	return os.ReadFile(name)
 }
 
 // parsed is a source and its schedule or error.

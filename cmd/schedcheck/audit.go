@@ -48,7 +48,7 @@ func runAudit(c *cli, args []string) int {
 	if err != nil {
 		var pe *audit.PolicyError
 		if errors.As(err, &pe) {
-			c.reportError(parsed{src: source{name: name, key: pe.Path, text: pe.Text, line: pe.Line, file: data}, err: pe.Err})
+			c.reportError(parsed{src: source{name: name, key: pe.Path, text: pe.Text, line: pe.Line, file: newFileText(data)}, err: pe.Err})
 		} else {
 			fmt.Fprintf(c.stderr, "%s: %v\n", name, err)
 		}

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
 )
 
 const checkHelp = `
@@ -42,6 +46,13 @@ func runCheck(c *cli, args []string) int {
 		srcs = append(srcs, fromFiles...)
 		fl = nil
 	}
+	// A config file may hold thousands of policies: buffer the output.
+	out, errs := bufio.NewWriter(c.stdout), bufio.NewWriter(c.stderr)
+	defer out.Flush()
+	defer errs.Flush()
+	c = &cli{stdin: c.stdin, stdout: out, stderr: errs}
+	status := exitOK
+	enc := json.NewEncoder(c.stdout)
 	for _, f := range fl {
 		b, err := c.readFile(f)
 		if err != nil {
@@ -53,24 +64,31 @@ func runCheck(c *cli, args []string) int {
 			c.errorf("%v", err)
 			return exitInvalid
 		}
-		if len(found) == 0 {
+		if len(found.srcs) == 0 && len(found.bad) == 0 {
 			c.errorf("%s: no string at key %s", f, *key)
 			return exitInvalid
 		}
-		srcs = append(srcs, found...)
+		for _, m := range found.bad {
+			status = exitInvalid
+			if *asJSON {
+				m := m.(misfit)
+				enc.Encode(checkResult{Source: m.name + ":" + m.key, Error: m.msg(), Line: m.line, Column: m.col})
+			} else {
+				fmt.Fprintln(c.stderr, m)
+			}
+		}
+		srcs = append(srcs, found.srcs...)
 	}
 	if *key != "" && len(fl) == 0 {
 		c.errorf("--key needs a config file given with -f")
 		return exitUsage
 	}
-	if len(srcs) == 0 {
+	if len(srcs) == 0 && status == exitOK {
 		c.errorf("check: no policy given")
 		fs.Usage()
 		return exitUsage
 	}
-	status := exitOK
-	enc := json.NewEncoder(c.stdout)
-	for _, p := range parseAll(srcs) {
+	for _, p := range parseCached(srcs) {
 		if p.err != nil {
 			status = exitInvalid
 		}
@@ -80,12 +98,85 @@ func runCheck(c *cli, args []string) int {
 		}
 		if p.err != nil {
 			c.reportError(p)
+			if h := configHint(p.src); h != "" {
+				fmt.Fprintf(c.stderr, "\thint: %s\n", h)
+			}
 		} else {
 			fmt.Fprintf(c.stdout, "%s: ok: %v\n", p.src.label(), p.s)
 		}
 	}
 	return status
 }
+
+// parseCached is parseAll parsing each distinct text once: YAML aliases
+// can repeat one long policy at many keys.
+func parseCached(srcs []source) []parsed {
+	seen := map[string]parsed{}
+	out := make([]parsed, len(srcs))
+	for i, src := range srcs {
+		p, ok := seen[src.text]
+		if !ok {
+			p = parseAll([]source{src})[0]
+			seen[src.text] = p
+		}
+		p.src = src
+		out[i] = p
+	}
+	return out
+}
+
+// configHint returns a hint for a file of policies that did not parse and
+// looks like a config file, or "".
+func configHint(src source) string {
+	if src.key != "" || src.file != nil || strings.HasPrefix(src.name, "arg ") {
+		return ""
+	}
+	kind := ""
+	switch strings.ToLower(filepath.Ext(src.name)) {
+	case ".yaml", ".yml":
+		kind = "YAML"
+	case ".json":
+		kind = "JSON"
+	case ".toml":
+		kind = "TOML"
+	default:
+		kind = sniffConfig(src.text)
+	}
+	if kind == "" {
+		return ""
+	}
+	return "this looks like a " + kind + " config file; pass --key PATH to pick the policies in it (for example --key clients.*.retry)"
+}
+
+// sniffConfig guesses from its first line that is not blank or a comment
+// whether text is a YAML, TOML or JSON config file, which no policy's
+// first line looks like.
+func sniffConfig(text string) string {
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || line == "---" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "{"):
+			return "JSON"
+		case strings.HasPrefix(line, "["):
+			return "TOML"
+		case yamlKey.MatchString(line):
+			return "YAML"
+		case tomlKey.MatchString(line):
+			return "TOML"
+		}
+		return ""
+	}
+	return ""
+}
+
+// yamlKey and tomlKey match the start of a line "key: …" and "key = …".
+var (
+	yamlKey = regexp.MustCompile(`^[A-Za-z_][\w.-]*:(\s|$)`)
+	tomlKey = regexp.MustCompile(`^[A-Za-z_][\w.-]*\s*=`)
+)
 
 // checkResult is check's JSON output for one policy.
 type checkResult struct {

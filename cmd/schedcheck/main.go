@@ -30,9 +30,10 @@ import (
 
 // maxInput is the most bytes schedcheck reads from one file or from
 // standard input: a policy file, a config file (--key) or an audit plan.
-// A policy is at most parse.MaxLen (64 KiB); a config file may hold many.
+// A policy is at most parse.MaxLen (64 KiB); a config file may hold many,
+// and 1 MiB is also the most a Kubernetes ConfigMap may hold.
 // docs/limits.md lists it with the other limits.
-const maxInput = 4 << 20
+const maxInput = 1 << 20
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

@@ -64,7 +64,7 @@ type source struct {
 	name string // "arg 1" or a file name
 	key  string // for a policy in a config file, its key path, such as "clients.a.retry"
 	text string
-	line int    // the line in the file where the text starts, 1 for arguments
+	line int       // the line in the file where the text starts, 1 for arguments
 	file *fileText // for a policy in a config file, the whole file, to find columns
 }
 

@@ -94,7 +94,7 @@ func TestDecodePolicyErrors(t *testing.T) {
 
 func TestDecodeErrors(t *testing.T) {
 	tests := []struct{ name, plan, want string }{
-		{"unknown field", "layers:\n  - name: a\n    atempt_timeout: 1s\n", "line 3: field atempt_timeout not found"},
+		{"unknown field", "layers:\n  - name: a\n    atempt_timeout: 1s\n", `3:5: layer "a": unknown key "atempt_timeout"; did you mean "attempt_timeout"?`},
 		{"bare number for a duration", "deadline: 10\nlayers: []\n", `line 1: invalid duration "10"`},
 		{"negative duration", "deadline: -1s\n", `line 1: invalid duration "-1s": negative`},
 		{"duration as a list", "deadline: [1s]\n", "line 1: want a duration"},

@@ -19,6 +19,10 @@ func TestConfigGolden(t *testing.T) {
 		{"check_yaml_misfit", []string{"check", "-f", "misfit.yaml", "--key", "clients.*.retry"}, "", 1},
 		{"check_toml_misfit", []string{"check", "-f", "misfit.toml", "--key", "clients.*.retry"}, "", 1},
 		{"check_json_misfit", []string{"check", "--json", "-f", "misfit.json", "--key", "clients.*.retry"}, "", 1},
+		// An alias repeats a policy at each key; a TOML multi-line string
+		// is located on its own lines.
+		{"check_yaml_aliases", []string{"check", "-f", "aliases.yaml", "--key", "clients.*.retry"}, "", 1},
+		{"check_toml_multiline", []string{"check", "-f", "multiline.toml", "--key", "clients.*.retry"}, "", 1},
 		// A config file given without --key gets a hint naming the flag.
 		{"check_yaml_no_key", []string{"check", "-f", "service.yaml"}, "", 1},
 		{"check_toml_no_key", []string{"check", "-f", "service.toml"}, "", 1},

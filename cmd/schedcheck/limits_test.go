@@ -82,6 +82,17 @@ func TestFlagLimits(t *testing.T) {
 	}
 }
 
+// Work beyond the budget is cut short, and the table says so.
+func TestStormCutShown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million write calls")
+	}
+	out, _, code := schedcheck(t, "", "storm", "--clients", "100", "--runs", "1000", "forever")
+	if code != exitOK || !strings.Contains(out, "  1000.0 ") || !strings.Contains(out, "Forever (1000 runs cut short at 1000 write calls)\n") {
+		t.Errorf("exit %d, output:\n%s\nwant 1000 calls a run, every run cut short", code, out)
+	}
+}
+
 // The largest values accepted still work.
 func TestFlagLimitsAccepted(t *testing.T) {
 	for _, args := range [][]string{
@@ -189,7 +200,7 @@ func TestStormInterruptedWithinRun(t *testing.T) {
 	defer cancel()
 	term := &cancelOn{substr: "run 0 of 1, 16384 write calls", cancel: cancel}
 	out, errs, code := runIn(ctx, term, "storm", "--clients", "1000", "--runs", "1", "forever")
-	if code != exitInterrupted || !strings.Contains(out, "32768.0") || !strings.Contains(out, "Forever (partial: 1 of 1 runs)") {
+	if code != exitInterrupted || !strings.Contains(out, "32768.0") || !strings.Contains(out, "Forever (1 runs cut short at 1000000 write calls) (partial: 1 of 1 runs)") {
 		t.Errorf("exit %d, output:\n%s%s\nwant 130 and one partial row of 32768 calls", code, out, errs)
 	}
 }

@@ -130,13 +130,17 @@ func (c *cli) storm(ps []parsed, cfg storm.Config) ([]stormRow, error) {
 	return rows, nil
 }
 
-// stormTable prints the rows as a table; a partial row is marked.
+// stormTable prints the rows as a table; a partial row and one with runs
+// cut short are marked.
 func stormTable(w io.Writer, rows []stormRow, clients, runs int, seed uint64) {
 	fmt.Fprintf(w, "%d clients, %d runs, seed %d\n", clients, runs, seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "calls\ttime to last\tgave up\t\tpolicy\n")
 	for _, r := range rows {
 		policy := r.Policy
+		if r.Cut > 0 {
+			policy += fmt.Sprintf(" (%d runs cut short at %d write calls)", r.Cut, storm.MaxWork/runs)
+		}
 		if r.Partial {
 			policy += fmt.Sprintf(" (partial: %d of %d runs)", r.Runs, runs)
 		}

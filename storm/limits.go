@@ -41,8 +41,12 @@ var ErrConfig = errors.New("storm: invalid Config")
 func (c Config) Validate() error {
 	c = c.withDefaults()
 	switch {
-	case c.Clients < 0, c.Runs < 0, c.MaxCalls < 0:
-		return c.errorf("Clients %d, Runs %d and MaxCalls %d may not be negative", c.Clients, c.Runs, c.MaxCalls)
+	case c.Clients < 0:
+		return c.errorf("Clients %d is negative", c.Clients)
+	case c.Runs < 0:
+		return c.errorf("Runs %d is negative", c.Runs)
+	case c.MaxCalls < 0:
+		return c.errorf("MaxCalls %d is negative", c.MaxCalls)
 	case c.Clients > MaxClients:
 		return c.errorf("Clients %d is above the maximum %d (MaxClients)", c.Clients, MaxClients)
 	case c.Runs > MaxRuns:
@@ -51,10 +55,14 @@ func (c Config) Validate() error {
 		return c.errorf("Clients %d × Runs %d = %d write calls at the least, above the maximum %d (MaxWork)", c.Clients, c.Runs, c.Clients*c.Runs, MaxWork)
 	case c.MaxCalls > MaxWork/c.Runs:
 		return c.errorf("Runs %d × MaxCalls %d is above the maximum %d write calls (MaxWork)", c.Runs, c.MaxCalls, MaxWork)
-	case c.NetMean < 0, c.NetSD < 0:
-		return c.errorf("NetMean %v and NetSD %v may not be negative", c.NetMean, c.NetSD)
-	case c.NetMean > MaxNetDelay, c.NetSD > MaxNetDelay:
-		return c.errorf("NetMean %v and NetSD %v may be at most %v (MaxNetDelay)", c.NetMean, c.NetSD, MaxNetDelay)
+	case c.NetMean < 0:
+		return c.errorf("NetMean %v is negative", c.NetMean)
+	case c.NetSD < 0:
+		return c.errorf("NetSD %v is negative", c.NetSD)
+	case c.NetMean > MaxNetDelay:
+		return c.errorf("NetMean %v is above the maximum %v (MaxNetDelay)", c.NetMean, MaxNetDelay)
+	case c.NetSD > MaxNetDelay:
+		return c.errorf("NetSD %v is above the maximum %v (MaxNetDelay)", c.NetSD, MaxNetDelay)
 	}
 	return nil
 }

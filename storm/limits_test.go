@@ -22,13 +22,17 @@ func TestValidateRejects(t *testing.T) {
 	}{
 		{storm.Config{Clients: math.MaxInt, Runs: 1}, "storm: invalid Config: Clients 9223372036854775807 is above the maximum 10000 (MaxClients)"},
 		{storm.Config{Clients: 100_000_000, Runs: 1}, "storm: invalid Config: Clients 100000000 is above the maximum 10000 (MaxClients)"},
-		{storm.Config{Clients: -1}, "storm: invalid Config: Clients -1, Runs 100 and MaxCalls 10000 may not be negative"},
+		{storm.Config{Clients: -1}, "storm: invalid Config: Clients -1 is negative"},
+		{storm.Config{Runs: -1}, "storm: invalid Config: Runs -1 is negative"},
+		{storm.Config{MaxCalls: -1}, "storm: invalid Config: MaxCalls -1 is negative"},
 		{storm.Config{Runs: math.MaxInt}, "storm: invalid Config: Runs 9223372036854775807 is above the maximum 10000 (MaxRuns)"},
 		{storm.Config{Clients: 10_000, Runs: 101}, "storm: invalid Config: Clients 10000 × Runs 101 = 1010000 write calls at the least, above the maximum 1000000 (MaxWork)"},
 		{storm.Config{Runs: 1, MaxCalls: 10_000_000}, "storm: invalid Config: Runs 1 × MaxCalls 10000000 is above the maximum 1000000 write calls (MaxWork)"},
 		{storm.Config{MaxCalls: math.MaxInt}, "storm: invalid Config: Runs 100 × MaxCalls 9223372036854775807 is above the maximum 1000000 write calls (MaxWork)"},
-		{storm.Config{NetMean: -time.Second}, "storm: invalid Config: NetMean -1s and NetSD 2ms may not be negative"},
-		{storm.Config{NetSD: math.MaxInt64}, "storm: invalid Config: NetMean 10ms and NetSD 2562047h47m16.854775807s may be at most 1h0m0s (MaxNetDelay)"},
+		{storm.Config{NetMean: -time.Second}, "storm: invalid Config: NetMean -1s is negative"},
+		{storm.Config{NetSD: -time.Second}, "storm: invalid Config: NetSD -1s is negative"},
+		{storm.Config{NetMean: time.Hour + 1}, "storm: invalid Config: NetMean 1h0m0.000000001s is above the maximum 1h0m0s (MaxNetDelay)"},
+		{storm.Config{NetSD: math.MaxInt64}, "storm: invalid Config: NetSD 2562047h47m16.854775807s is above the maximum 1h0m0s (MaxNetDelay)"},
 	}
 	for _, tt := range tests {
 		err := tt.cfg.Validate()

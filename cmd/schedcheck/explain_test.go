@@ -20,6 +20,7 @@ func TestExplainGoldenExtremes(t *testing.T) {
 		{"explain_spaced_max", []string{"explain", "spaced(2562047h47m16.854775807s) & times(3)"}},
 		{"explain_upto_max", []string{"explain", "spaced(1s) upto 2562047h47m16.854775807s"}},
 		{"explain_times_one", []string{"explain", "times(1)"}},
+		{"explain_andthen_times", []string{"explain", "times(3) then times(5)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkGolden(t, tt.name, "", tt.args, 0) })

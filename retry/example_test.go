@@ -19,7 +19,7 @@ type statusError struct{ code int }
 
 func (e statusError) Error() string { return fmt.Sprintf("HTTP %d", e.code) }
 
-// The seeds' example: back off, give up after five attempts, and waste none
+// The README's example: back off, give up after five attempts, and waste none
 // on an error that will never come good. The clock and the random source
 // are pinned, so the 30-second loop runs at once and prints the same waits
 // every time.

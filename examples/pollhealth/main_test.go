@@ -22,7 +22,7 @@ type transport func(*http.Request) (*http.Response, error)
 
 func (f transport) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// TestPollEveryThirtySeconds: the seeds' poller on a virtual clock — ten
+// TestPollEveryThirtySeconds: the 30-second poller on a virtual clock — ten
 // minutes of polling in no time — counts the checks that passed before the
 // first failure, and keeps to the 30-second grid.
 func TestPollEveryThirtySeconds(t *testing.T) {

@@ -131,3 +131,29 @@ func matchesAny(s string) bool {
 	}
 	return false
 }
+
+// fixedVirtualStart is a virtual clock started at a fixed date.
+var fixedVirtualStart = regexp.MustCompile(`clockcap\.Virtual\(time\.Date\(`)
+
+// TestVirtualClocksStartNow: runnable examples (Example functions, the
+// programs under examples/ and their tests) and the docs start a virtual
+// clock at time.Now(). A deadline taken from a clock started in the past
+// has already expired in package context's real time, and a test of it
+// passes for the wrong reason.
+func TestVirtualClocksStartNow(t *testing.T) {
+	root := moduleRoot(t)
+	for _, rel := range userText(t, root) {
+		if strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "example_test.go") && !strings.HasPrefix(rel, "examples/") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if fixedVirtualStart.MatchString(line) {
+				t.Errorf("%s:%d: start the virtual clock at time.Now(), and take deadlines from it", rel, i+1)
+			}
+		}
+	}
+}

@@ -15,8 +15,11 @@ import (
 const explainHelp = `
 Explain says in plain words what a policy does and what its static bounds
 are: the most attempts, the least and most total wait of a run whose
-attempts take no time, and whether it ever stops on its own. --json gives
-the bounds as numbers (null where unbounded).
+attempts take no time, and whether it ever stops on its own, saying each
+fact once. A count or a duration at the largest value Go can hold
+(9223372036854775807 attempts, 292 years) is called what it is in
+practice: no limit. --json gives the bounds as numbers (null where
+unbounded or saturated).
 
 With --from-grpc-config FILE, it explains instead each retryPolicy of a
 gRPC service config (JSON, as grpc.WithDefaultServiceConfig takes it),

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
 )
@@ -63,5 +67,44 @@ func TestExplainSaysEachFactOnce(t *testing.T) {
 		if strings.Contains(src, "times(") && strings.Contains(e, "no limit on attempts") {
 			t.Errorf("explain(%q) = %q: says there is no limit on attempts", src, e)
 		}
+	}
+}
+
+// quotedExplain matches a quoted explain command in the docs.
+var quotedExplain = regexp.MustCompile(`^\$ (?:go run \./cmd/schedcheck|schedcheck) explain '([^']+)'$`)
+
+// TestDocsQuoteExplain: where README.md or docs/ quote explain on a
+// policy, the quoted output is what explain prints today.
+func TestDocsQuoteExplain(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	files = append(files, filepath.Join("..", "..", "README.md"))
+	quotes := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		for i, l := range lines {
+			m := quotedExplain.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			quotes++
+			var quoted []string
+			for _, o := range lines[i+1:] {
+				if o == "" || strings.HasPrefix(o, "```") || strings.HasPrefix(o, "$ ") {
+					break
+				}
+				quoted = append(quoted, o)
+			}
+			out, _, _ := schedcheck(t, "", "explain", m[1])
+			if diff := cmp.Diff(strings.Join(quoted, "\n"), strings.TrimSuffix(out, "\n")); diff != "" {
+				t.Errorf("%s:%d: quoted explain output (-quoted +today):\n%s", f, i+1, diff)
+			}
+		}
+	}
+	if quotes < 2 {
+		t.Errorf("found %d quoted explain commands; want the README's and docs/schedcheck.md's", quotes)
 	}
 }

@@ -46,7 +46,8 @@
 //
 // # What counts as a failure
 //
-// As seed 000 sorts them: UNAVAILABLE and DEADLINE_EXCEEDED (an attempt
+// A breaker protects against a down or drowning target, not against
+// bad requests: UNAVAILABLE and DEADLINE_EXCEEDED (an attempt
 // timeout, or a server too slow for its own deadline) count against the
 // target in its breaker; every other code is the application's answer and
 // counts nothing — retried (verdict Retryable) if Config.Codes lists it,
@@ -80,5 +81,5 @@
 // waits at least the pushback and the schedule goes on. A6's backoff as
 // revised in 2024 (a ±20% jitter, what grpc-go v1.85 does) is
 // grpcconfig.PlusMinus20; the default is the full jitter A6 first
-// published, which the seeds use.
+// published, Brooker's "Full Jitter".
 package grpcretry

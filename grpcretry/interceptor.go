@@ -136,8 +136,8 @@ func withPreviousAttempts(ctx context.Context, n int) context.Context {
 	return metadata.NewOutgoingContext(ctx, md)
 }
 
-// classify returns the verdict on a failed attempt, as seed 000 sorts
-// them: UNAVAILABLE and DEADLINE_EXCEEDED count against the target
+// classify returns the verdict on a failed attempt, as docs/grpc.md
+// sorts them: UNAVAILABLE and DEADLINE_EXCEEDED count against the target
 // (Transient when retried, Failure when not); any other code is the
 // application's answer and counts nothing (Retryable when retried,
 // Neutral when not). An attempt cut short by Options.AttemptTimeout is

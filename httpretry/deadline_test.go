@@ -133,7 +133,7 @@ func TestNoRetryIntoTheDeadline(t *testing.T) {
 	})
 }
 
-// TestDeadlineHeader checks seed 002's deadline propagation: each attempt
+// TestDeadlineHeader checks deadline propagation (Google SRE book, chapter 22): each attempt
 // tells the server the time it has left — the caller's remaining budget,
 // or the attempt timeout if that is shorter — never a fresh timeout.
 func TestDeadlineHeader(t *testing.T) {

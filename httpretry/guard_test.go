@@ -17,8 +17,8 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// TestBreakerOpensAndStopsTraffic is seed 002's first quality gate through
-// HTTP: a breaker that opens after two failures in a row stops the retry
+// TestBreakerOpensAndStopsTraffic: no retry goes through an open breaker,
+// through HTTP: a breaker that opens after two failures in a row stops the retry
 // loop with errors.Is(err, breaker.ErrOpen), and while it is open the
 // server sees no request at all. Another host keeps its own breaker.
 func TestBreakerOpensAndStopsTraffic(t *testing.T) {

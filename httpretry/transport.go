@@ -67,7 +67,7 @@ type Transport struct {
 	// carries with the time left for it, in whole milliseconds: the
 	// request context's remaining time, or AttemptTimeout if that is
 	// shorter, so a downstream server never gets a fresh timeout. An
-	// attempt with neither carries no such header. Seed 002 suggests
+	// attempt with neither carries no such header. A common name is
 	// "X-Request-Deadline-Ms".
 	DeadlineHeader string
 

@@ -9,7 +9,7 @@ import (
 )
 
 func ExampleParse() {
-	// The seeds' policy, as the seeds wrote it: bare integers are milliseconds.
+	// The README's policy in the classic spelling: bare integers are milliseconds.
 	s, err := parse.Parse("Intersect(backoff(100, 30000), times(5))")
 	if err != nil {
 		fmt.Println(err)

@@ -38,7 +38,7 @@ func TestPolicyDecode(t *testing.T) {
 			func(s string, c *config) error { return json.Unmarshal([]byte(s), c) }},
 		{"yaml", "name: billing\nretry: backoff(100ms, 30s) & times(5)\n",
 			func(s string, c *config) error { return yaml.Unmarshal([]byte(s), c) }},
-		{"yaml block", "name: billing\nretry: |\n  # the seeds' policy\n  Intersect(backoff(100, 30000),\n            times(5))\n",
+		{"yaml block", "name: billing\nretry: |\n  # the README's policy\n  Intersect(backoff(100, 30000),\n            times(5))\n",
 			func(s string, c *config) error { return yaml.Unmarshal([]byte(s), c) }},
 		{"toml", "name = \"billing\"\nretry = \"backoff(100ms, 30s) & times(5)\"\n",
 			func(s string, c *config) error { _, err := toml.Decode(s, c); return err }},

@@ -201,7 +201,7 @@ func TestExplainJSON(t *testing.T) {
 	}
 	want := map[string]any{
 		"policy":       "Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))",
-		"explanation":  "up to 5 attempts; waits grow from 100ms doubling to 30s, each scaled by a random 50–100%; at most 5 attempts and 750ms to 1.5s of waiting in all, then it gives up",
+		"explanation":  "up to 5 attempts; waits grow from 100ms doubling to 30s, each scaled by a random 50–100%; 750ms to 1.5s of waiting in all, then it gives up",
 		"max_attempts": 5.0,
 		"min_total_ns": 750e6,
 		"max_total_ns": 1500e6,

@@ -205,7 +205,7 @@ func TestStormInterruptedWithinRun(t *testing.T) {
 	}
 }
 
-// Interrupted, plot charts the seeds run so far, marked partial.
+// Interrupted, plot charts the runs made so far, marked partial.
 func TestPlotInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -23,7 +23,7 @@ it prints a compact text chart. Unbounded policies are cut at --max-retries.
 Limits: --seeds 1 to 100000, --max-retries 1 to 1000, --seeds times
 --max-retries at most 1000000 (the delays plot keeps), and a policy of at
 most 256 nodes. A long run shows its progress on a terminal; Ctrl-C stops it
-and charts the seeds run so far, marked partial.
+and charts the runs made so far, marked partial.
 
 Examples:
   schedcheck plot 'backoff(100ms, 30s) & times(6)'
@@ -48,7 +48,7 @@ type distribution struct {
 
 // measure runs s with seeds 1 to seeds, at most maxRetries retries each,
 // and reports each seed done to tick. When ctx is done it stops and
-// returns the seeds run so far, marked partial. It keeps the delays of
+// returns what the runs so far measured, marked partial. It keeps the delays of
 // every run: seeds × maxRetries of them at most.
 func measure(ctx context.Context, s schedule.Schedule, seeds, maxRetries int, tick func(seed int)) distribution {
 	var delays, totals [][]time.Duration

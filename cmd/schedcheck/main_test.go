@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -260,7 +261,10 @@ func TestStormJSONMatchesLibrary(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	r := storm.Simulate(schedule.FullJitter(10*time.Millisecond, 2*time.Second), storm.Config{Clients: 15, Runs: 5, Seed: 9})
+	r, err := storm.Simulate(context.Background(), schedule.FullJitter(10*time.Millisecond, 2*time.Second), storm.Config{Clients: 15, Runs: 5, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := stormRow{Policy: "Jittered(Exponential(10ms, 200%, 2s), 0%, 100%)", Clients: 15, Runs: 5, Calls: r.Calls, TimeNS: int64(r.Time), GaveUp: r.GaveUp}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("storm --json (-want +got):\n%s", diff)

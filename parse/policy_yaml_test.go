@@ -15,10 +15,13 @@ import (
 // nested is a config whose policy sits two keys deep.
 type nested struct {
 	Clients struct {
-		Billing struct {
-			Retry parse.Policy `json:"retry" yaml:"retry" toml:"retry"`
-		} `json:"billing" yaml:"billing" toml:"billing"`
+		Billing client `json:"billing" yaml:"billing" toml:"billing"`
 	} `json:"clients" yaml:"clients" toml:"clients"`
+}
+
+// client is the part of nested that holds the policy.
+type client struct {
+	Retry parse.Policy `json:"retry" yaml:"retry" toml:"retry"`
 }
 
 // runeAt returns the character at line:col (both from 1, col in
@@ -84,7 +87,7 @@ func TestPolicyYAMLErrors(t *testing.T) {
 				config `yaml:",inline"`
 				nested `yaml:",inline"`
 			}
-			err := yaml.Unmarshal([]byte(tt.doc), &c)
+			err := yaml.Unmarshal([]byte(tt.doc), &c) // both key sets at once
 			if diff := cmp.Diff(tt.want, errText(err)); diff != "" {
 				t.Fatalf("error (-want +got):\n%s", diff)
 			}

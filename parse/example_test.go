@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/recur-go/recur/parse"
+	"go.yaml.in/yaml/v3"
 )
 
 func ExampleParse() {
@@ -95,11 +96,33 @@ func ExamplePolicy() {
 	out, _ := json.Marshal(c)
 	fmt.Println(string(out))
 
-	// A mistake in the policy is reported when the config is read.
+	// A mistake in the policy is reported when the config is read, with
+	// the key and the character of the string at fault.
 	err := json.Unmarshal([]byte(`{"retry": "backoff(100ms, 30s) & times(0)"}`), &c)
 	fmt.Println(err)
 	// Output:
 	// Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))
 	// {"endpoint":"https://billing.example/charge","retry":"Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))"}
-	// 1:29: Times: n 0 is below 1
+	// json: cannot unmarshal "backoff(100ms, 30s) & times(0)" (character 29 of the string: Times: n 0 is below 1) into Go struct field Config.retry of type parse.Policy
+}
+
+// A Policy read from YAML reports a mistake at its line and column in the
+// file, and a value that is not a string as an error.
+func ExamplePolicy_UnmarshalYAML() {
+	type Config struct {
+		Retry parse.Policy `yaml:"retry"`
+	}
+	docs := []string{
+		"retry: backoff(100ms, 30s) & times(0)\n",
+		"retry: |\n  backoff(100ms, 30s)\n    & tmes(5)\n",
+		"retry:\n  times: 5\n",
+	}
+	for _, doc := range docs {
+		var c Config
+		fmt.Println(yaml.Unmarshal([]byte(doc), &c))
+	}
+	// Output:
+	// yaml: line 1, column 36: Times: n 0 is below 1
+	// yaml: line 3, column 5 after the indentation: unknown name "tmes"; did you mean "Times"?
+	// yaml: line 2, column 3: found a mapping; a policy is a string such as "backoff(100ms, 30s) & times(5)"
 }

@@ -17,11 +17,12 @@ func wrongType(found string) string {
 
 // ConfigError is a value in a configuration file that cannot be a Policy:
 // a string that does not parse, or a value that is not a string.
-// Policy.UnmarshalYAML returns it. Its Error method gives one line with the
-// place in the file, such as
+// Policy.UnmarshalYAML and LocateJSON return it. Its Error method gives one
+// line with the place in the file, such as
 //
 //	yaml: line 3, column 14: Times: n 0 is below 1
 //	yaml: line 2, column 8: found a mapping; a policy is a string such as "backoff(100ms, 30s) & times(5)"
+//	json: line 4, column 16, at clients.billing.retry: Times: n 0 is below 1
 type ConfigError struct {
 	// Line and Column locate the error in the file, both from 1; Column
 	// counts characters. Column is 0 when only the line is known: in a
@@ -41,8 +42,12 @@ type ConfigError struct {
 	// counted inside the policy text; nil when Found is set. Unwrap
 	// returns it.
 	Err *Error
+	// Key is the path of keys to the value, joined by ".", such as
+	// "clients.billing.retry", when it is known: LocateJSON sets it; the
+	// YAML decoder does not tell an Unmarshaler its key.
+	Key string
 
-	format string // "yaml", the prefix of the message
+	format string // "yaml" or "json", the prefix of the message
 }
 
 // Error returns the place in the file and what is wrong, on one line.
@@ -59,6 +64,10 @@ func (e *ConfigError) Error() string {
 		b.WriteString(", column ")
 		b.WriteString(strconv.Itoa(e.Err.Column))
 		b.WriteString(" after the indentation")
+	}
+	if e.Key != "" {
+		b.WriteString(", at ")
+		b.WriteString(clip(e.Key))
 	}
 	b.WriteString(": ")
 	switch {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/recur-go/recur/parse"
-	"go.yaml.in/yaml/v3"
 )
 
 func ExampleParse() {
@@ -104,25 +103,4 @@ func ExamplePolicy() {
 	// Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))
 	// {"endpoint":"https://billing.example/charge","retry":"Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))"}
 	// json: cannot unmarshal "backoff(100ms, 30s) & times(0)" (character 29 of the string: Times: n 0 is below 1) into Go struct field Config.retry of type parse.Policy
-}
-
-// A Policy read from YAML reports a mistake at its line and column in the
-// file, and a value that is not a string as an error.
-func ExamplePolicy_UnmarshalYAML() {
-	type Config struct {
-		Retry parse.Policy `yaml:"retry"`
-	}
-	docs := []string{
-		"retry: backoff(100ms, 30s) & times(0)\n",
-		"retry: |\n  backoff(100ms, 30s)\n    & tmes(5)\n",
-		"retry:\n  times: 5\n",
-	}
-	for _, doc := range docs {
-		var c Config
-		fmt.Println(yaml.Unmarshal([]byte(doc), &c))
-	}
-	// Output:
-	// yaml: line 1, column 36: Times: n 0 is below 1
-	// yaml: line 3, column 5 after the indentation: unknown name "tmes"; did you mean "Times"?
-	// yaml: line 2, column 3: found a mapping; a policy is a string such as "backoff(100ms, 30s) & times(5)"
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -32,41 +33,59 @@ var policyType = reflect.TypeFor[Policy]()
 // p as it was, as encoding/json does for other types. On error, p is
 // unchanged.
 func (p *Policy) UnmarshalJSON(data []byte) error {
+	q, bad := decodeJSON(data)
+	if bad.value != "" {
+		return &json.UnmarshalTypeError{Value: bad.value, Type: policyType}
+	}
+	if q != nil {
+		*p = *q
+	}
+	return nil
+}
+
+// badJSON is what is wrong with a JSON value as a Policy.
+type badJSON struct {
+	value string // the description for json.UnmarshalTypeError.Value
+	err   *Error // the parse error of a string
+	raw   int    // the byte offset of err's spot in the literal as written
+}
+
+// decodeJSON reads data, one JSON value, as a Policy: it returns the
+// policy, nil for null, or what is wrong.
+func decodeJSON(data []byte) (*Policy, badJSON) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return &json.UnmarshalTypeError{Value: wrongType("no value"), Type: policyType}
+		return nil, badJSON{value: wrongType("no value")}
 	}
 	switch data[0] {
 	case 'n':
-		return nil
+		return nil, badJSON{}
 	case '"':
 	default:
-		return &json.UnmarshalTypeError{Value: wrongType(jsonFound(data)), Type: policyType}
+		return nil, badJSON{value: wrongType(jsonFound(data))}
 	}
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {
-		return err
+		return nil, badJSON{value: "invalid JSON string " + clip(string(data))}
 	}
+	var p Policy
 	var perr *Error
 	if err := p.UnmarshalText([]byte(s)); !errors.As(err, &perr) {
-		return err // nil: UnmarshalText returns only *Error
+		return &p, badJSON{} // err is nil: UnmarshalText returns only *Error
 	}
 	off := perr.Offset
-	if len(s) >= len(bom) && s[:len(bom)] == bom { // Parse skipped it
+	if strings.HasPrefix(s, bom) { // Parse skipped it
 		off += len(bom)
 	}
-	var b []byte
-	b = append(b, quote(s)...)
-	b = append(b, " (character "...)
-	b = strconv.AppendInt(b, int64(jsonColumn(data, off)), 10)
-	b = append(b, " of the string: "...)
-	b = append(b, perr.Msg...)
-	if perr.Expected != "" {
-		b = append(b, "; expected "...)
-		b = append(b, perr.Expected...)
-	}
-	b = append(b, ')')
-	return &json.UnmarshalTypeError{Value: string(b), Type: policyType}
+	raw := jsonRawOffset(data, off)
+	var b strings.Builder
+	b.WriteString(quote(s))
+	b.WriteString(" (character ")
+	b.WriteString(strconv.Itoa(utf8.RuneCount(data[1:raw]) + 1))
+	b.WriteString(" of the string: ")
+	perr.writeMsg(&b)
+	b.WriteByte(')')
+	return nil, badJSON{value: b.String(), err: perr, raw: raw}
 }
 
 // jsonFound says what a JSON value that is not a string or null is.
@@ -82,20 +101,18 @@ func jsonFound(data []byte) string {
 	return "the number " + clip(string(data))
 }
 
-// jsonColumn returns the character, counted from 1 after the opening
-// quote, at which the byte offset off of the decoded string starts in lit,
-// the string literal as written.
-func jsonColumn(lit []byte, off int) int {
-	col, decoded := 1, 0
-	for i := 1; i < len(lit)-1 && decoded < off; col++ {
+// jsonRawOffset returns the byte offset in lit, a JSON string literal as
+// written, quotes included, at which byte offset off of the decoded string
+// starts.
+func jsonRawOffset(lit []byte, off int) int {
+	i, decoded := 1, 0
+	for i < len(lit)-1 && decoded < off {
 		if lit[i] != '\\' {
-			_, size := utf8.DecodeRune(lit[i:])
-			i, decoded = i+size, decoded+size
+			i, decoded = i+1, decoded+1
 			continue
 		}
 		if i+1 < len(lit) && lit[i+1] != 'u' {
 			i, decoded = i+2, decoded+1
-			col++ // the escape is two characters
 			continue
 		}
 		// \uXXXX, or a surrogate pair \uXXXX\uXXXX for one character.
@@ -109,9 +126,8 @@ func jsonColumn(lit []byte, off int) int {
 			size = len(string(utf8.RuneError)) // what a lone surrogate decodes to
 		}
 		i, decoded = i+n, decoded+size
-		col += n - 1
 	}
-	return col
+	return min(i, len(lit))
 }
 
 // hex4 reads the four hex digits at the start of b, or returns -1.

@@ -17,7 +17,7 @@ func wrongType(found string) string {
 
 // ConfigError is a value in a configuration file that cannot be a Policy:
 // a string that does not parse, or a value that is not a string.
-// Policy.UnmarshalYAML and LocateJSON return it. Its Error method gives one
+// Policy.UnmarshalYAML, LocateJSON and LocateYAML return it. Its Error method gives one
 // line with the place in the file, such as
 //
 //	yaml: line 3, column 14: Times: n 0 is below 1
@@ -27,7 +27,8 @@ type ConfigError struct {
 	// Line and Column locate the error in the file, both from 1; Column
 	// counts characters. Column is 0 when only the line is known: in a
 	// literal block (|), whose indentation the decoder does not report,
-	// Err.Column then counts from the end of the indentation.
+	// Err.Column then counts from the end of the indentation (LocateYAML
+	// finds the column).
 	Line, Column int
 	// Exact reports whether Line and Column point at the offending spot.
 	// It is false for a folded block (>) or a string with line breaks in
@@ -43,11 +44,13 @@ type ConfigError struct {
 	// returns it.
 	Err *Error
 	// Key is the path of keys to the value, joined by ".", such as
-	// "clients.billing.retry", when it is known: LocateJSON sets it; the
-	// YAML decoder does not tell an Unmarshaler its key.
+	// "clients.billing.retry" or "layers.2.retry", when it is known:
+	// LocateJSON and LocateYAML set it; the decoders do not tell an
+	// Unmarshaler its key.
 	Key string
 
-	format string // "yaml" or "json", the prefix of the message
+	format     string // "yaml" or "json", the prefix of the message
+	line0, col int    // where the value starts, for LocateYAML
 }
 
 // Error returns the place in the file and what is wrong, on one line.

@@ -24,7 +24,7 @@ func (p *Policy) UnmarshalYAML(n *yaml.Node) error {
 		return nil
 	}
 	if found != "" {
-		return &ConfigError{Line: n.Line, Column: n.Column, Exact: true, Found: found, format: "yaml"}
+		return &ConfigError{Line: n.Line, Column: n.Column, Exact: true, Found: found, format: "yaml", line0: n.Line, col: n.Column}
 	}
 	var perr *Error
 	if err := p.UnmarshalText([]byte(n.Value)); !errors.As(err, &perr) {
@@ -70,7 +70,7 @@ func yamlFound(n *yaml.Node) (found string, null bool) {
 // were not there: escapes in a double-quoted string (\t, \u0026), and a
 // plain or quoted string folded over several lines of the file.
 func yamlError(n *yaml.Node, perr *Error) *ConfigError {
-	e := &ConfigError{Line: n.Line, Column: n.Column, Err: perr, format: "yaml"}
+	e := &ConfigError{Line: n.Line, Column: n.Column, Err: perr, format: "yaml", line0: n.Line, col: n.Column}
 	col := perr.Column
 	if perr.Line == 1 && strings.HasPrefix(n.Value, bom) { // Parse skipped it
 		col++

@@ -79,8 +79,9 @@
 // command-line flag without further code.
 //
 // Its errors say where in the file the mistake is. With go.yaml.in/yaml/v3
-// they carry the line and column (a *ConfigError). With encoding/json they
-// carry the key path, and LocateJSON adds the line and column. For TOML,
+// they carry the line and column (a *ConfigError), and LocateYAML adds the
+// key path. With encoding/json they carry the key path, and LocateJSON adds
+// the line and column. For TOML,
 // use github.com/BurntSushi/toml: Policy.UnmarshalTOML sees the decoded
 // value, so a table or a number is an error that says so, and the decoder
 // adds the key and the line. github.com/pelletier/go-toml/v2 reports the

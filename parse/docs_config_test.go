@@ -70,7 +70,8 @@ func TestDocConfigErrors(t *testing.T) {
 				fs.TextVar(&p, "repeat", parse.Policy{}, "")
 				got = append(got, errText(fs.Parse([]string{"-repeat", flagErr.FindStringSubmatch(text)[1]})))
 			case docLang == "yaml":
-				got = append(got, errText(yaml.Unmarshal([]byte(doc), &c)))
+				err := yaml.Unmarshal([]byte(doc), &c)
+				got = append(got, errText(err), errText(parse.LocateYAML([]byte(doc), err)))
 			case docLang == "json":
 				err := json.Unmarshal([]byte(doc), &c)
 				got = append(got, errText(err), errText(parse.LocateJSON([]byte(doc), err)))

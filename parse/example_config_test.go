@@ -56,3 +56,27 @@ func ExampleLocateJSON() {
 	// json: line 3, column 55, at clients.billing.retry: Times: n 0 is below 1
 	// true 0
 }
+
+// LocateYAML adds the key path, which yaml.v3 does not tell a Policy, and
+// the column in a literal block.
+func ExampleLocateYAML() {
+	type Layer struct {
+		Retry parse.Policy `yaml:"retry"`
+	}
+	type Plan struct {
+		Layers []Layer `yaml:"layers"`
+	}
+	doc := []byte(`layers:
+  - retry: backoff(100ms, 30s) & times(5)
+  - retry: |
+      backoff(100ms, 30s)
+        & tmes(5)
+`)
+	var p Plan
+	err := yaml.Unmarshal(doc, &p)
+	fmt.Println(err)
+	fmt.Println(parse.LocateYAML(doc, err))
+	// Output:
+	// yaml: line 5, column 5 after the indentation: unknown name "tmes"; did you mean "Times"?
+	// yaml: line 5, column 11, at layers.1.retry: unknown name "tmes"; did you mean "Times"?
+}

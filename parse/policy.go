@@ -18,9 +18,10 @@ import (
 //	}
 //
 // A mistake is reported where the file has it: UnmarshalYAML gives the
-// line and column in the file (a *ConfigError), UnmarshalJSON the key path
-// (a *json.UnmarshalTypeError; LocateJSON adds the line and column), and
-// UnmarshalTOML lets github.com/BurntSushi/toml add the key and the line.
+// line and column in the file (a *ConfigError; LocateYAML adds the key),
+// UnmarshalJSON the key path (a *json.UnmarshalTypeError; LocateJSON adds
+// the line and column), and UnmarshalTOML lets github.com/BurntSushi/toml
+// add the key and the line.
 // A value that is not a string (a mapping, a list, a number, a boolean) is
 // an error that says what it is, never a policy left unset.
 //

@@ -12,8 +12,12 @@ const examplePolicy = "backoff(100ms, 30s) & times(5)"
 // wrongType is the message for a value that is not a string where a policy
 // belongs; found says what it is, such as "a mapping".
 func wrongType(found string) string {
-	return "found " + found + "; a policy is a string such as " + strconv.Quote(examplePolicy)
+	return "found " + found + "; " + policyIs
 }
+
+// policyIs says what a policy looks like, for errors about a value of the
+// wrong type.
+var policyIs = "a policy is a string such as " + strconv.Quote(examplePolicy)
 
 // ConfigError is a value in a configuration file that cannot be a Policy:
 // a string that does not parse, or a value that is not a string.

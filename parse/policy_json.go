@@ -21,7 +21,8 @@ var policyType = reflect.TypeFor[Policy]()
 // encoding/json fills in its Struct and Field, so the message names the
 // key path, such as
 //
-//	json: cannot unmarshal "times(0)" (character 7 of the string: Times: n 0 is below 1) into Go struct field Config.clients.retry of type parse.Policy
+//	json: cannot unmarshal "times(0)" (character 7 of the string: Times: n 0 is below 1) into Go struct field Client.clients.retry of type parse.Policy
+//	json: cannot unmarshal an object (a policy is a string such as "backoff(100ms, 30s) & times(5)") into Go struct field Config.retry of type parse.Policy
 //
 // The character is counted in the string as written in the file, after
 // the opening quote. encoding/json does not tell an Unmarshaler where its
@@ -55,14 +56,14 @@ type badJSON struct {
 func decodeJSON(data []byte) (*Policy, badJSON) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil, badJSON{value: wrongType("no value")}
+		return nil, badJSON{value: "no value (" + policyIs + ")"}
 	}
 	switch data[0] {
 	case 'n':
 		return nil, badJSON{}
 	case '"':
 	default:
-		return nil, badJSON{value: wrongType(jsonFound(data))}
+		return nil, badJSON{value: jsonFound(data) + " (" + policyIs + ")"}
 	}
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {

@@ -33,10 +33,10 @@ func TestPolicyJSONErrors(t *testing.T) {
 		{"byte order mark", "{\"retry\": \"\ufefftimes(0)\"}",
 			`json: cannot unmarshal "\ufefftimes(0)" (character 8 of the string: Times: n 0 is below 1)` + field, "retry", nil},
 		// Values of the wrong type.
-		{"number", `{"retry": 5}`, "json: cannot unmarshal found the number 5" + suchAs + field, "retry", nil},
-		{"boolean", `{"retry": false}`, "json: cannot unmarshal found the boolean false" + suchAs + field, "retry", nil},
-		{"object", `{"retry": {"times": 3}}`, "json: cannot unmarshal found an object" + suchAs + field, "retry", nil},
-		{"array", `{"retry": ["times(3)"]}`, "json: cannot unmarshal found an array" + suchAs + field, "retry", nil},
+		{"number", `{"retry": 5}`, "json: cannot unmarshal the number 5 (" + suchAs[2:] + ")" + field, "retry", nil},
+		{"boolean", `{"retry": false}`, "json: cannot unmarshal the boolean false (" + suchAs[2:] + ")" + field, "retry", nil},
+		{"object", `{"retry": {"times": 3}}`, "json: cannot unmarshal an object (" + suchAs[2:] + ")" + field, "retry", nil},
+		{"array", `{"retry": ["times(3)"]}`, "json: cannot unmarshal an array (" + suchAs[2:] + ")" + field, "retry", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,7 +90,7 @@ func TestPolicyJSONNotSet(t *testing.T) {
 	}
 	// Called directly, not through encoding/json.
 	var p parse.Policy
-	if err := p.UnmarshalJSON(nil); err == nil || !strings.Contains(err.Error(), "found no value") {
-		t.Errorf("UnmarshalJSON(nil) = %v, want found no value", err)
+	if err := p.UnmarshalJSON(nil); err == nil || !strings.Contains(err.Error(), "no value (a policy is") {
+		t.Errorf("UnmarshalJSON(nil) = %v, want no value (a policy is …", err)
 	}
 }

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 a Base may still set the deprecated Dial and DialTLS: their dials are counted too
+
 package httpretry
 
 import (

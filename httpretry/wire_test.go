@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/recur-go/recur/httpretry"
@@ -123,4 +125,61 @@ func testCert(t *testing.T) (tls.Certificate, *x509.CertPool) {
 	ts.StartTLS()
 	defer ts.Close()
 	return ts.TLS.Certificates[0], ts.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+}
+
+// stalledBody is a response body that sends nothing until it is closed.
+type stalledBody struct {
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (b *stalledBody) Read([]byte) (int, error) { <-b.closed; return 0, net.ErrClosed }
+func (b *stalledBody) Close() error             { b.once.Do(func() { close(b.closed) }); return nil }
+
+// TestDrainBounds checks, on fake time, what ends the draining of a
+// discarded body that never comes: 250ms, or the request's context if it
+// ends first. The call then goes on (or ends with the context).
+func TestDrainBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		cancel   time.Duration // when the caller cancels; 0: never
+		want     time.Duration // when RoundTrip returns
+		canceled bool
+	}{
+		{name: "time limit", want: 250 * time.Millisecond},
+		{name: "context", cancel: 20 * time.Millisecond, want: 20 * time.Millisecond, canceled: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var bodies []*stalledBody
+				base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+					b := &stalledBody{closed: make(chan struct{})}
+					bodies = append(bodies, b)
+					return &http.Response{StatusCode: 503, Status: "503 Service Unavailable", Body: b, Request: r}, nil
+				})
+				tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 2}}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if tc.cancel > 0 {
+					time.AfterFunc(tc.cancel, cancel)
+				}
+				start := time.Now()
+				resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, ctx, "http://stalled.test/"))
+				elapsed := time.Since(start)
+				if err == nil {
+					resp.Body.Close()
+				}
+				if elapsed != tc.want || errors.Is(err, context.Canceled) != tc.canceled || len(bodies) != 2-btoi(tc.canceled) {
+					t.Errorf("returned after %v with %v and %d attempts; want %v, canceled %v", elapsed, err, len(bodies), tc.want, tc.canceled)
+				}
+			})
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

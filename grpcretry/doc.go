@@ -38,8 +38,9 @@
 //   - The call's deadline bounds all attempts together: a retry whose wait
 //     would end past it is not made.
 //   - A trailer grpc-retry-pushback-ms makes the next wait at least that
-//     many milliseconds (capped by Options.MaxPushback); a negative or
-//     unreadable value, or several values, stop the retries.
+//     many milliseconds, cut to Options.MaxPushback (DefaultMaxPushback,
+//     30s, when zero); a negative or unreadable value, or several values,
+//     stop the retries.
 //   - The target's retry budget (Config.Budgets; by default A6's token
 //     bucket) allows a retry only while the target is mostly answering:
 //     a failing target sees about 10% extra load, never a storm.

@@ -108,6 +108,9 @@ func kindOf(err error) kind {
 		}
 		return kindUnsent
 	}
+	if errors.Is(err, ErrDialLimit) {
+		return kindUnsent // net/http sends a request again only where it was not processed
+	}
 	var se h2StreamError
 	if errors.As(err, &se) && se.Code == errCodeRefusedStream {
 		return kindRefused

@@ -27,7 +27,7 @@ func TestDecodeJSONAndYAMLAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(passing(), got, cmpPlans); diff != "" {
-		t.Errorf("Decode(resilience4j.json) differs from the seed's plan (-want +got):\n%s", diff)
+		t.Errorf("Decode(resilience4j.json) differs from the sample plan (-want +got):\n%s", diff)
 	}
 	var viaJSON audit.Plan
 	if err := json.Unmarshal(data, &viaJSON); err != nil {

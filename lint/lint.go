@@ -1,6 +1,6 @@
 // Package lint finds retry policies that are legal but unwise.
 //
-// Each rule comes from the practice the seeds cite — Google's SRE book on
+// Each rule comes from published practice — Google's SRE book on
 // cascading failures, Marc Brooker's "Exponential Backoff and Jitter",
 // Resilience4j's and gRPC's defaults — and flags one way a policy can hurt
 // the service it retries against: it never stops, it synchronises clients,

@@ -15,7 +15,7 @@ const (
 	sec = time.Second
 )
 
-// good is the policy the seeds recommend, tightened: full jitter, three
+// good is the README's policy, tightened: full jitter, three
 // attempts.
 var good = schedule.Intersect{A: schedule.FullJitter(100*ms, 30*sec), B: schedule.Times{N: 3}}
 

@@ -8,7 +8,7 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// Limits the rules use, from the seeds' sources.
+// Limits the rules use, from the sources docs/lint.md cites.
 const (
 	// MaxAttempts is the most attempts the SRE book's per-request budget
 	// allows without comment ("cap at 3, or 5 for highly transient infra").

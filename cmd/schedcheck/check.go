@@ -21,7 +21,7 @@ file gets a hint to pass --key.
 
 Input is read up to 1 MiB per file. In config files, lists and tables may
 nest 100 deep (JSON, TOML) and YAML aliases may not refer to themselves or
-stand for more than 200,000 nodes.
+stand for more than 100,000 nodes.
 
 Errors are printed as FILE:LINE:COL: message, with the source line and a
 caret. Exit status: 0 when every policy is valid, 1 when one is not, 2 for a

@@ -22,12 +22,12 @@ import (
 // are counted — commas, colons, dashes, question marks, opening brackets
 // and braces, line breaks — and a document with more than MaxNodes of
 // them is refused: each node costs the decoder a few hundred bytes, so
-// this bounds its memory near 100 MB. After decoding, the aliases may
+// this bounds its memory near 50 MB. After decoding, the aliases may
 // stand for at most MaxNodes nodes in all, each alias counting as the
 // size of what it refers to, aliases within included, and a string one
 // node per KiB of its text (so that an alias cannot repeat a long string
 // MaxNodes times).
-const MaxNodes = 200_000
+const MaxNodes = 100_000
 
 // Decode parses data as YAML (or JSON, which YAML reads) and returns the
 // document's root node, or nil for an empty document. It returns an error

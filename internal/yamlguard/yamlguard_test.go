@@ -17,9 +17,9 @@ func TestDecode(t *testing.T) {
 		{"self alias", "x: &a [*a]\n", "line 1: alias *a refers to a node that contains it"},
 		{"alias to a parent", "x: &a {y: [1, {z: *a}]}\n", "refers to a node that contains it"},
 		{"laughs", "a: &a [" + strings.Repeat("x,", 99) + "x]\nb: &b [" + strings.Repeat("*a,", 99) + "*a]\nc: &c [" + strings.Repeat("*b,", 99) + "*b]\nd: [*c, *c]\n",
-			"aliases expand to more than 200000 nodes"},
+			"aliases expand to more than 100000 nodes"},
 		{"long string repeated", "a: &a " + strings.Repeat("x", 60<<10) + "\nb: [" + strings.Repeat("*a,", 4000) + "*a]\n", "aliases expand to more than"},
-		{"too many values", strings.Repeat("[1,", 1) + strings.Repeat("1,", MaxNodes) + "1]", "more than the limit of 200000"},
+		{"too many values", strings.Repeat("[1,", 1) + strings.Repeat("1,", MaxNodes) + "1]", "more than the limit of 100000"},
 		{"not YAML", "a: [\n", "yaml:"},
 	}
 	for _, tt := range tests {

@@ -33,6 +33,13 @@ import (
 	"time"
 )
 
+// maxInput is the most bytes schedcheck reads from one file or from
+// standard input: a policy file, a config file (--key) or an audit plan.
+// A policy is at most parse.MaxLen (64 KiB); a config file may hold many,
+// and 1 MiB is also the most a Kubernetes ConfigMap may hold.
+// docs/limits.md lists it with the other limits.
+const maxInput = 1 << 20
+
 func main() {
 	// The first Ctrl-C cancels ctx, and the simulations print what they
 	// have; the second ends the program at once.
@@ -111,4 +118,27 @@ func (c *cli) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
 	}
 	fmt.Fprint(w, "\nRun 'schedcheck <command> --help' for a command's flags and examples.\n")
+}
+
+// readFile reads a file, or standard input for "-", refusing more than
+// maxInput bytes. It reads through a limited reader, so /dev/zero or an
+// endless pipe costs maxInput bytes, not all of memory.
+func (c *cli) readFile(name string) ([]byte, error) {
+	r := c.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxInput {
+		return nil, fmt.Errorf("%s: input is longer than the limit of %d bytes (%d MiB)", name, maxInput, maxInput>>20)
+	}
+	return b, nil
 }

@@ -116,10 +116,11 @@ func (r *Run) UnmarshalBinary(data []byte) error {
 	if len(p) != 0 {
 		return stateErr("%d trailing bytes", len(p))
 	}
-	if err := r.checkState(n, done, nodes); err != nil {
+	most, err := r.checkState(n, done, nodes)
+	if err != nil {
 		return err
 	}
-	r.seed, r.n, r.live, r.nodes = seed, n, !done && len(nodes) > 0, nodes
+	r.seed, r.n, r.live, r.nodes, r.most = seed, n, !done && len(nodes) > 0, nodes, most
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"math"
 	"time"
 
 	"github.com/recur-go/recur/schedule"
@@ -16,6 +17,7 @@ type Run struct {
 	seed  uint64
 	n     int64      // decisions made so far
 	live  bool       // the schedule is valid and has not said stop
+	most  int64      // the most decisions: MaxInt64, or what Bounds allows once resumed
 	whole wholeShape // the shape Next decides inline, if any
 	nodes []node
 }
@@ -41,7 +43,7 @@ type nodeState struct {
 // no error: the run of an invalid schedule (see schedule.Validate) stops at
 // the first decision.
 func Start(s schedule.Schedule, seed uint64) Run {
-	r := Run{sched: s, seed: seed}
+	r := Run{sched: s, seed: seed, most: math.MaxInt64}
 	if schedule.Validate(s) != nil {
 		return r
 	}
@@ -64,7 +66,7 @@ func (r *Run) Next(start, now time.Duration) (delay time.Duration, ok bool) {
 	r.n++
 	if r.whole == wholeNone {
 		d, ok := r.step(0, st, max(int64(now), st))
-		if !ok {
+		if !ok || r.n >= r.most { // see UnmarshalBinary for most
 			r.live = false
 			return 0, false
 		}

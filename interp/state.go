@@ -36,39 +36,46 @@ const (
 // checks every node against its schedule: counters against the Times
 // bounds and against the parents' counters, each stop recorded by a Union
 // or an AndThen against the child that made it, starts against the
-// parents' starts, the variant state against its counter. A run whose
-// times went back (an attempt that started before an earlier one) may
-// leave a state this refuses.
-func (r *Run) checkState(n int64, done bool, nodes []node) error {
+// parents' starts, the variant state against its counter. It also returns
+// the most decisions the resumed run may make: the attempts
+// schedule.Bounds allows.
+//
+// Where a stop depends on time (an UpTo's budget), the state cannot show
+// how much time a run took to reach it, so a state may claim decisions
+// made faster than the run allows; Next stops the resumed run at the most
+// decisions, which is why a stopped state whose last decision went on is
+// accepted at that count.
+func (r *Run) checkState(n int64, done bool, nodes []node) (int64, error) {
 	if len(nodes) == 0 {
 		if n != 0 || !done {
-			return stateErr("a run of an invalid schedule makes no decision, yet %d decisions, stopped %v", n, done)
+			return 0, stateErr("a run of an invalid schedule makes no decision, yet %d decisions, stopped %v", n, done)
 		}
-		return nil
+		return 0, nil
 	}
 	if n > MaxDecisions {
-		return stateErr("decisions %d exceed %d", n, int64(MaxDecisions))
+		return 0, stateErr("decisions %d exceed %d", n, int64(MaxDecisions))
 	}
 	if n == 0 && done {
-		return stateErr("stopped before any decision")
+		return 0, stateErr("stopped before any decision")
 	}
 	// Bounds is the one home of how many attempts a schedule allows: n
 	// decisions follow n attempts, and a run that goes on makes one more.
-	if limit := int64(schedule.Bounds(r.sched).MaxAttempts); n > limit || !done && n >= limit {
-		return stateErr("decisions %d, stopped %v: the schedule allows %d attempts", n, done, limit)
+	most := int64(schedule.Bounds(r.sched).MaxAttempts)
+	if n > most || !done && n >= most {
+		return 0, stateErr("decisions %d, stopped %v: the schedule allows %d attempts", n, done, most)
 	}
 	c := stateChecker{nodes: nodes}
 	_, st, err := c.check(r.sched, 0, n, 0, true) // the first attempt may start at any time
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if n > 0 && done && st&mayStop == 0 {
-		return stateErr("stopped, yet the schedule's last decision went on")
+	if n > 0 && done && st&mayStop == 0 && n != most {
+		return 0, stateErr("stopped, yet the schedule's last decision went on")
 	}
 	if n > 0 && !done && st&mayGo == 0 {
-		return stateErr("not stopped, yet the schedule's last decision was stop")
+		return 0, stateErr("not stopped, yet the schedule's last decision was stop")
 	}
-	return nil
+	return most, nil
 }
 
 func stateErr(format string, args ...any) error {

@@ -215,6 +215,27 @@ func TestResumeLateStartCannotPutOffTheEnd(t *testing.T) {
 	})
 }
 
+// TestResumeStopsAtBoundsAttempts checks a state whose counters agree but
+// that claims its decisions were made sooner than the schedule allows: a
+// Spaced that never left its first slot after three decisions. The state
+// does not keep the clock, so it is accepted, but the resumed run stops
+// at the four attempts Bounds allows, and its state saves and restores.
+func TestResumeStopsAtBoundsAttempts(t *testing.T) {
+	s := schedule.UpTo{Inner: schedule.Spaced{Every: 10 * sec}, Budget: 35 * sec}
+	r, err := resume(t, s, saved{n: 3, nodes: [][4]int64{{3, 0, 0, 0}, {3, 0, 0, 0}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := r.Next(sec, sec); ok {
+		t.Fatalf("fourth decision: %v, true; want a stop", d)
+	}
+	data, _ := r.MarshalBinary()
+	back := interp.Start(s, 0)
+	if err := back.UnmarshalBinary(data); err != nil || !back.Stopped() {
+		t.Errorf("restoring the stopped run: %v, stopped %v; want nil, true", err, back.Stopped())
+	}
+}
+
 // TestResumedDecisionsStayPositive checks that a run resumed with the most
 // decisions a state may hold counts on without overflowing, and that its
 // state saves and restores again. Before, n = MaxInt64 was accepted, then

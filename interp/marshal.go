@@ -55,12 +55,14 @@ func (r *Run) AppendBinary(b []byte) ([]byte, error) {
 // of step with its parent's, a stop a Union or AndThen recorded that its
 // child cannot have made, a start before its parent's, variant state that
 // its counter does not give, more decisions than schedule.Bounds allows
-// attempts or than MaxDecisions. The state does not keep the caller's
-// clock, so a start later than the times the resumed run is given cannot be
-// refused here; Next then counts an UpTo's budget from the earlier time and
-// waits at most one period for a Spaced slot, so such a start cannot put
-// the end off either. A run whose times went back (an attempt that started
-// before an earlier one did) may leave a state that is refused.
+// attempts or than MaxDecisions. The state keeps no clock, so neither a
+// start later than the times the resumed run is given nor decisions made
+// sooner than an UpTo budget allows can be refused here; the resumed run's
+// Next then counts an UpTo's budget from the earlier time, waits at most
+// one period for a Spaced slot and stops at the attempts Bounds allows, so
+// that such a state cannot put the end off either. A run whose times went
+// back (an attempt that started before an earlier one did), or that did not
+// wait the delays it was given, may leave a state that is refused.
 func (r *Run) UnmarshalBinary(data []byte) error {
 	if len(data) < 17 || data[0] != marshalVersion {
 		return stateErr("not a saved run of version %d", marshalVersion)

@@ -143,7 +143,7 @@ func (c *stateChecker) check(s schedule.Schedule, i int, k, start int64, atLeast
 		}
 		return i + 1, mayGo, nil
 	case schedule.Decorrelated:
-		lo, hi := min(int64(s.Base), int64(s.Cap)), int64(s.Cap)
+		lo, hi := min(int64(s.Base), int64(s.Cap)), decorrelatedMost(s, k)
 		if k > 0 && (nd.a < lo || nd.a > hi) || nd.b != 0 {
 			return 0, 0, nodeErr(i, s, "previous delay %d, b %d; want a delay in [%d, %d], 0", nd.a, nd.b, lo, hi)
 		}
@@ -284,4 +284,14 @@ func fibonacciAt(s schedule.Fibonacci, k int64) (int64, int64) {
 		a, b = b, addSat(a, b)
 	}
 	return a, b
+}
+
+// decorrelatedMost returns the longest delay s can give at its k-th
+// decision, min(Cap, Base·3ᵏ): every draw at its highest.
+func decorrelatedMost(s schedule.Decorrelated, k int64) int64 {
+	most := int64(s.Base)
+	for j := int64(0); j < k && most < int64(s.Cap); j++ {
+		most = mulSat(most, 3)
+	}
+	return min(most, int64(s.Cap))
 }

@@ -114,8 +114,12 @@ func TestUnmarshalRefusesDoctoredState(t *testing.T) {
 		"interp: state: node 0 (Fibonacci): delays 1, 3600000000000 at decision 3; want 1000000000, 2000000000",
 	}, {
 		"decorrelated delay above its cap", schedule.Decorrelated{Base: sec, Cap: time.Minute},
-		saved{n: 1, nodes: [][4]int64{{1, 0, int64(time.Hour), 0}}},
+		saved{n: 4, nodes: [][4]int64{{4, 0, int64(time.Hour), 0}}},
 		"interp: state: node 0 (Decorrelated): previous delay 3600000000000, b 0; want a delay in [1000000000, 60000000000], 0",
+	}, {
+		"decorrelated delay above its draws at the first decision", schedule.Decorrelated{Base: sec, Cap: time.Minute},
+		saved{n: 1, nodes: [][4]int64{{1, 0, 4 * int64(sec), 0}}},
+		"interp: state: node 0 (Decorrelated): previous delay 4000000000, b 0; want a delay in [1000000000, 3000000000], 0",
 	}, {
 		"child started apart from its parent", schedule.Intersect{A: schedule.Spaced{Every: sec}, B: schedule.Times{N: 9}},
 		saved{n: 1, nodes: [][4]int64{{1, 0, 0, 0}, {1, 1 << 62, 0, 0}, {1, 0, 0, 0}}},

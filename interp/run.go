@@ -16,8 +16,8 @@ type Run struct {
 	sched schedule.Schedule
 	seed  uint64
 	n     int64      // decisions made so far
-	live  bool       // the schedule is valid and has not said stop
 	most  int64      // the most decisions: MaxInt64, or what Bounds allows once resumed
+	live  bool       // the schedule is valid and has not said stop
 	whole wholeShape // the shape Next decides inline, if any
 	nodes []node
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/recur-go/recur/schedule"
 )
@@ -121,6 +122,14 @@ func (r *Run) UnmarshalBinary(data []byte) error {
 	most, err := r.checkState(n, done, nodes)
 	if err != nil {
 		return err
+	}
+	if most < math.MaxInt64 && r.whole == wholeNone && len(nodes) > 0 {
+		// The shapes Next decides inline have no UpTo: their states are
+		// exact, and they need no guard.
+		if r.root == nil {
+			r.root = nodes[0].step
+		}
+		nodes[0].step = stepMost
 	}
 	r.seed, r.n, r.live, r.nodes, r.most = seed, n, !done && len(nodes) > 0, nodes, most
 	return nil

@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"math"
 	"time"
 
 	"github.com/recur-go/recur/schedule"
@@ -16,10 +15,11 @@ type Run struct {
 	sched schedule.Schedule
 	seed  uint64
 	n     int64      // decisions made so far
-	most  int64      // the most decisions: MaxInt64, or what Bounds allows once resumed
 	live  bool       // the schedule is valid and has not said stop
 	whole wholeShape // the shape Next decides inline, if any
 	nodes []node
+	most  int64    // set on resuming: the attempts Bounds allows; see stepMost
+	root  stepFunc // the root's own step, once stepMost has taken its place
 }
 
 // node is one schedule node, stored in preorder: what layout fixes and
@@ -43,7 +43,7 @@ type nodeState struct {
 // no error: the run of an invalid schedule (see schedule.Validate) stops at
 // the first decision.
 func Start(s schedule.Schedule, seed uint64) Run {
-	r := Run{sched: s, seed: seed, most: math.MaxInt64}
+	r := Run{sched: s, seed: seed}
 	if schedule.Validate(s) != nil {
 		return r
 	}
@@ -66,7 +66,7 @@ func (r *Run) Next(start, now time.Duration) (delay time.Duration, ok bool) {
 	r.n++
 	if r.whole == wholeNone {
 		d, ok := r.step(0, st, max(int64(now), st))
-		if !ok || r.n >= r.most { // see UnmarshalBinary for most
+		if !ok {
 			r.live = false
 			return 0, false
 		}

@@ -123,15 +123,13 @@ func (r *Run) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
+	r.seed, r.n, r.live, r.nodes = seed, n, !done && len(nodes) > 0, nodes
 	if most < math.MaxInt64 && r.whole == wholeNone && len(nodes) > 0 {
 		// The shapes Next decides inline have no UpTo: their states are
-		// exact, and they need no guard.
-		if r.root == nil {
-			r.root = nodes[0].step
-		}
-		nodes[0].step = stepMost
+		// exact, and they need no bound.
+		r.layout(r.sched, 0) // the nodes' own steps, had an earlier resume bounded the root's
+		nodes[0].step = stepAtMost(nodes[0].step, most)
 	}
-	r.seed, r.n, r.live, r.nodes, r.most = seed, n, !done && len(nodes) > 0, nodes, most
 	return nil
 }
 

@@ -18,8 +18,6 @@ type Run struct {
 	live  bool       // the schedule is valid and has not said stop
 	whole wholeShape // the shape Next decides inline, if any
 	nodes []node
-	most  int64    // set on resuming: the attempts Bounds allows; see stepMost
-	root  stepFunc // the root's own step, once stepMost has taken its place
 }
 
 // node is one schedule node, stored in preorder: what layout fixes and

@@ -37,16 +37,18 @@ func (nd *node) enter(st int64) {
 	nd.k++
 }
 
-// stepMost takes the root's place in a resumed run whose schedule allows
-// a bounded number of attempts (schedule.Bounds): it stops the run at that
-// many decisions. A saved state cannot show how long its decisions took,
-// so it may claim they were made sooner than an UpTo budget allows, and
-// the run would then go on longer than the schedule lets any run; stepMost
-// keeps it within the bound. Fresh runs do not need it and do not pay for
-// it.
-func stepMost(r *Run, i int, st, now int64) (int64, bool) {
-	d, ok := r.root(r, i, st, now)
-	return d, ok && r.n < r.most
+// stepAtMost returns step, the root's, stopping the run at most
+// decisions. It takes the root's place in a resumed run whose schedule
+// allows a bounded number of attempts (schedule.Bounds): a saved state
+// cannot show how long its decisions took, so it may claim they were made
+// sooner than an UpTo budget allows, and the run would then go on longer
+// than the schedule lets any run. Fresh runs do not need the bound and do
+// not pay for it.
+func stepAtMost(step stepFunc, most int64) stepFunc {
+	return func(r *Run, i int, st, now int64) (int64, bool) {
+		d, ok := step(r, i, st, now)
+		return d, ok && r.n < most
+	}
 }
 
 // Leaves.

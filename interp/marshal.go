@@ -85,7 +85,7 @@ func (r *Run) UnmarshalBinary(data []byte) error {
 	next := func() (int64, error) {
 		v, m := binary.Varint(p)
 		if m <= 0 {
-			return 0, stateErr("truncated at %s", field(read))
+			return 0, stateErr("truncated or malformed at %s", field(read))
 		}
 		if v < 0 {
 			return 0, stateErr("%s %d is negative", field(read), v)

@@ -42,9 +42,9 @@ const (
 //
 // Where a stop depends on time (an UpTo's budget), the state cannot show
 // how much time a run took to reach it, so a state may claim decisions
-// made faster than the run allows; Next stops the resumed run at the most
-// decisions, which is why a stopped state whose last decision went on is
-// accepted at that count.
+// made faster than the run allows; UnmarshalBinary then bounds the resumed
+// run's root by the most decisions (stepAtMost), which is why a stopped
+// state whose last decision went on is accepted at that count.
 func (r *Run) checkState(n int64, done bool, nodes []node) (int64, error) {
 	if len(nodes) == 0 {
 		if n != 0 || !done {

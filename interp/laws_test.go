@@ -13,7 +13,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// The laws of DESIGN §4, checked over generated schedules of every variant,
+// The laws of docs/schedules.md, checked over generated schedules of every variant,
 // random seeds and random attempt durations. a ≡ b is checked as: the same
 // decisions over lawDecisions decisions, both driven by the same attempts.
 

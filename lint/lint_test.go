@@ -211,3 +211,32 @@ func TestInvalid(t *testing.T) {
 		t.Errorf("Check (-want +got):\n%s", diff)
 	}
 }
+
+// TestFixes pins the fix of each rule on a typical policy: the smallest
+// change that removes the finding, not the recommended policy in its place.
+func TestFixes(t *testing.T) {
+	tests := []struct{ src, rule, fix string }{
+		{"fulljitter(100ms, 30s) & times(10)", "too-many-attempts", "fulljitter(100ms, 30s) & times(3)"},
+		{"spaced(1s)", "never-stops", "spaced(1s) & times(3)"},
+		{"times(3) | spaced(1s)", "union-unbounded", "times(3) & spaced(1s)"},
+		{"exponential(1s, 200%, 30s) upto 500ms", "dead-upto", "(fulljitter(1s, 30s) upto 2s) & times(3)"},
+		{"jittered(exponential(100ms, 200%, 30s), 0%, 150%) & times(3)", "jitter-above-cap", "fulljitter(100ms, 30s) & times(3)"},
+		{"fibonacci(100ms) & times(3)", "no-jitter", "jittered(fibonacci(100ms), 0%, 100%) & times(3)"},
+		{"decorrelated(100ms, 1h) & times(20)", "no-cap", "decorrelated(100ms, 30s) & times(3)"},
+		{"fulljitter(100us, 30s) & times(3)", "tiny-delay", "fulljitter(100ms, 30s) & times(3)"},
+		{"forever & times(3)", "no-delay", "fulljitter(100ms, 30s) & times(3)"},
+		{"backoff(30s, 100ms) & times(3)", "cap-below-base", "backoff(100ms, 30s) & times(3)"},
+		{"spaced(2) & times(3) upto 5", "bare-duration", "spaced(2s) & times(3) upto 5s"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, f := range checkSource(t, tt.src) {
+			if f.ID == tt.rule {
+				got = append(got, f.Fix)
+			}
+		}
+		if len(got) == 0 || slices.ContainsFunc(got, func(fix string) bool { return fix != tt.fix }) {
+			t.Errorf("CheckSource(%q): fixes of %s = %q; want %q", tt.src, tt.rule, got, tt.fix)
+		}
+	}
+}

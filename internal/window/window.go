@@ -152,14 +152,17 @@ func (w *Window) rotate(now int64) {
 // spread adds the events p, which happened somewhere in (t0, t1], to the
 // buckets that interval overlaps, in proportion to the overlap; the share
 // of the part of the interval that is already out of the window is
-// dropped. Rounding is cumulative, so the shares add up exactly and a
-// single event lands in the newest bucket.
+// dropped. Times are whole nanoseconds, so the interval is the instants
+// t0+1 … t1 and bucket b holds the instants b·width … (b+1)·width−1: an
+// event at t1 = k·width is in bucket k, never k−1. Rounding is cumulative,
+// so the shares add up exactly and a single event lands in the newest
+// bucket. In exact mode every event was flushed when it happened, at t1.
 func (w *Window) spread(p *[Counters]int64, t0, t1 int64) {
 	for c := range p {
 		w.life[c] += p[c]
 	}
 	span := t1 - t0
-	if span == 0 {
+	if span == 0 || w.exact {
 		row := &w.buckets[w.head%Buckets]
 		for c := range p {
 			row[c] += p[c]
@@ -167,13 +170,13 @@ func (w *Window) spread(p *[Counters]int64, t0, t1 int64) {
 		}
 		return
 	}
-	lo := max(t0, (w.head-Buckets+1)*w.width)
+	first := max(t0+1, (w.head-Buckets+1)*w.width) // the first instant still in the window
 	var given [Counters]int64
 	for c := range p {
-		given[c] = mulDiv(p[c], lo-t0, span)
+		given[c] = mulDiv(p[c], first-1-t0, span)
 	}
-	for b := lo / w.width; b <= w.head; b++ {
-		cum := min(t1, (b+1)*w.width) - t0
+	for b := first / w.width; b <= w.head; b++ {
+		cum := min(t1, (b+1)*w.width-1) - t0
 		row := &w.buckets[b%Buckets]
 		for c := range p {
 			upto := mulDiv(p[c], cum, span)

@@ -164,7 +164,7 @@ func TestSpreadShares(t *testing.T) {
 		var w Window
 		w.Init(10, false)
 		w.FlushLocked(tt.t0)
-		w.pending[0].Add(tt.n)
+		w.pending[0].n[0].Add(tt.n)
 		w.FlushLocked(tt.t1)
 		var got [Buckets]int64
 		for i := range got {

@@ -126,9 +126,10 @@ type Config struct {
 	// and SlowRate still judge the half-open probes.
 	TripWhen func(Counts) bool
 
-	// Clock reads the time; nil means clockcap.Real(). A closed breaker
-	// reads it only to record failures and, on a busy breaker, about once
-	// every 64 successes (see package doc), unless SlowCall is set.
+	// Clock reads the time; nil means clockcap.Real(), which the breaker
+	// reads through the monotonic clock alone. A closed breaker reads it
+	// only to record failures and, on a busy breaker, about once every 64
+	// successes (see package doc), unless SlowCall is set.
 	Clock clockcap.Clock
 
 	// Random gives the seed for OpenFor's jitter; nil means

@@ -319,7 +319,7 @@ func TestBreakerConfigs(t *testing.T) {
 
 			call = l.tripper()
 			for i := range 20 {
-				if call(i%2 == 1) { // the 20th fails: the rules are checked on a failure
+				if call(i%2 == 1) { // the 20th fails: gobreaker judges only on a failure
 					t.Fatalf("refused call %d of 20 (half failing)", i+1)
 				}
 			}

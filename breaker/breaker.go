@@ -192,13 +192,13 @@ func (b *Breaker) Record(p Permit, v verdict.Verdict) {
 			return
 		}
 		if v == verdict.Success && !slow && w&armBit == 0 {
+			if b.consec.Load() != 0 {
+				b.consec.Store(0)
+			}
 			if b.win.Add(cCalls, 1) && b.mu.TryLock() {
 				t := b.flushLocked(b.now())
 				b.mu.Unlock()
 				b.notify(t)
-			}
-			if b.consec.Load() != 0 {
-				b.consec.Store(0)
 			}
 			return
 		}
@@ -219,14 +219,13 @@ func (b *Breaker) Record(p Permit, v verdict.Verdict) {
 // window) and returns the transition to report.
 func (b *Breaker) flushLocked(now int64) transition {
 	b.win.FlushLocked(now)
-	var t transition
 	if stateOf(b.word.Load()) == Closed {
 		if why := b.trips(b.consec.Load()); why != "" {
 			return b.openLocked(now, Closed, why)
 		}
 	}
 	b.armLocked()
-	return t
+	return transition{}
 }
 
 // closed records an outcome on a closed (or metrics-only) breaker that

@@ -315,15 +315,25 @@ func (b *Breaker) rates(c Counts) string {
 // armLocked sets the armed bit when a success must take the locked path:
 // always with a count-based window or a trip predicate; otherwise while a
 // closed window is so near a rate threshold that one more success (which
-// raises the call count, perhaps up to MinCalls) would trip it.
+// raises the call count, perhaps up to MinCalls) would trip it — now, or
+// once its older buckets have slid out, which only time can do: so the
+// check runs over the newest bucket, the newest two, and so on.
 func (b *Breaker) armLocked() {
 	w := b.word.Load()
 	st := stateOf(w)
 	arm := b.s.locked && (st == Closed || st == MetricsOnly)
 	if !arm && st == Closed {
-		c := b.counts()
-		c.Calls = max(c.Calls+1, b.s.MinCalls)
-		arm = b.rates(c) != ""
+		var sum [window.Counters]int64
+		for i := range window.Buckets {
+			row := b.win.BucketLocked(i)
+			for k := range sum {
+				sum[k] += row[k]
+			}
+			c := Counts{Calls: max(int(sum[cCalls])+1, b.s.MinCalls), Failures: int(sum[cFailures]), Slow: int(sum[cSlow])}
+			if arm = b.rates(c) != ""; arm {
+				break
+			}
+		}
 	}
 	switch {
 	case arm && w&armBit == 0:

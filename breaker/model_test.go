@@ -166,3 +166,30 @@ func TestResilience4jDefaults(t *testing.T) {
 		t.Errorf("4 of 10 probes failed: %v; want closed", s)
 	}
 }
+
+// A success is judged after older successes have slid out of a time-based
+// window, even on a busy breaker that batches its successes: 200 successes
+// and a failure in the first 0.1 s, 3 failures at 5 s; at 10 s the first
+// second has left the window, and two more successes make 5 calls, 3
+// failed: open.
+func TestFailureRateJudgedAfterTheWindowSlides(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: -1, MinCalls: 5})
+	for range 200 {
+		call(b, verdict.Success)
+		clock.Advance(time.Second / 2000)
+	}
+	call(b, verdict.Failure)
+	clock.Advance(4900 * time.Millisecond)
+	for range 3 {
+		call(b, verdict.Failure)
+	}
+	clock.Advance(5 * time.Second)
+	call(b, verdict.Success) // (Stats would flush the window: look at State only)
+	if s := b.State(); s != breaker.Closed {
+		t.Fatalf("at 10 s, 3 failures in 4 calls: %v; want closed below MinCalls", s)
+	}
+	call(b, verdict.Success)
+	if st := b.Stats(); st.State != breaker.Open || st.WindowCalls != 0 || st.Successes != 202 {
+		t.Errorf("at 10 s, 3 failures in 5 calls: %+v; want open (an empty window) after 202 successes", st)
+	}
+}

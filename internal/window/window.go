@@ -153,6 +153,15 @@ func (w *Window) AddLocked(c int, n int64) {
 	w.life[c] += n
 }
 
+// BucketLocked returns the counters of the i-th newest bucket (0 is the
+// current one), as of the last flush; zero for i outside the window.
+func (w *Window) BucketLocked(i int) [Counters]int64 {
+	if i < 0 || i >= Buckets || int64(i) > w.head {
+		return [Counters]int64{}
+	}
+	return w.buckets[(w.head-int64(i))%Buckets]
+}
+
 // LifetimeLocked returns every event ever recorded on counter c, including
 // those that have left the window and those still pending.
 func (w *Window) LifetimeLocked(c int) int64 { return w.life[c] + w.pendingOf(c) }

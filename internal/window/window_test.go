@@ -196,6 +196,23 @@ func TestEventOnBoundaryStaysTheWholeWindow(t *testing.T) {
 	}
 }
 
+func TestBucketLocked(t *testing.T) {
+	var w Window
+	w.Init(10, true)
+	for _, at := range []int64{5, 15, 15, 35} {
+		w.FlushLocked(at)
+		w.AddLocked(0, 1)
+	}
+	var got []int64
+	for i := -1; i <= Buckets; i++ {
+		got = append(got, w.BucketLocked(i)[0])
+	}
+	// Buckets 3, 2, 1, 0 and then none: the window is young.
+	if diff := cmp.Diff([]int64{0, 1, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0}, got); diff != "" {
+		t.Errorf("BucketLocked(-1 … %d) (-want +got):\n%s", Buckets, diff)
+	}
+}
+
 func TestResetKeepsLifetime(t *testing.T) {
 	var w Window
 	w.Init(10, false)

@@ -2,6 +2,91 @@ package interp
 
 import "github.com/recur-go/recur/schedule"
 
+// Check walks s once and reports two static properties of it: timed,
+// whether s measures time from a node's start (see NeedsStart), and valid,
+// whether schedule.Validate(s) would return nil. A runner calls it before
+// its first attempt, so that an invalid schedule is reported before the
+// operation runs, and builds the detailed error with schedule.Validate
+// only when valid is false. Check allocates nothing and has no error
+// path: each node costs one type switch and a few comparisons.
+//
+// timed is exact whether or not s is valid.
+func Check(s schedule.Schedule) (timed, valid bool) {
+	// The headline policy, Backoff or FullJitter & Times(n), in one go.
+	if v, ok := s.(schedule.Intersect); ok {
+		if j, ok := v.A.(schedule.Jittered); ok {
+			if e, ok := j.Inner.(schedule.Exponential); ok {
+				if n, ok := v.B.(schedule.Times); ok {
+					return false, j.LowPct >= 0 && j.HighPct <= 1000 && j.LowPct <= j.HighPct &&
+						e.Base > 0 && e.FactorPct >= 100 && e.Cap > 0 && n.N >= 1
+				}
+			}
+		}
+	}
+	return check(s)
+}
+
+// check is Check for any schedule.
+func check(s schedule.Schedule) (timed, valid bool) {
+	// The checks below are schedule.Validate's, node by node; a property
+	// test holds them equal. Runners call Check before every first
+	// attempt, so it is written for speed: the variants of the usual
+	// Intersect{Backoff, Times{n}} are tested first, one comparison each,
+	// before the type switch that finds the others; a binary node whose
+	// second child is a Times checks it in place, and any other binary
+	// node walks its first child by recursion and its second by the loop.
+	valid = true
+	for {
+		var a, b schedule.Schedule
+		if v, ok := s.(schedule.Intersect); ok {
+			a, b = v.A, v.B
+		} else if v, ok := s.(schedule.Jittered); ok {
+			valid = valid && v.LowPct >= 0 && v.HighPct <= 1000 && v.LowPct <= v.HighPct
+			s = v.Inner
+			continue
+		} else if v, ok := s.(schedule.Exponential); ok {
+			return timed, valid && v.Base > 0 && v.FactorPct >= 100 && v.Cap > 0
+		} else if v, ok := s.(schedule.Times); ok {
+			return timed, valid && v.N >= 1
+		} else {
+			switch v := s.(type) {
+			case schedule.Forever:
+				return timed, valid
+			case schedule.Spaced:
+				return true, valid && v.Every > 0
+			case schedule.Fibonacci:
+				return timed, valid && v.Base > 0
+			case schedule.Decorrelated:
+				return timed, valid && v.Base > 0 && v.Cap > 0
+			case schedule.Capped:
+				valid = valid && v.Max >= 0
+				s = v.Inner
+				continue
+			case schedule.UpTo:
+				timed = true
+				valid = valid && v.Budget >= 0
+				s = v.Inner
+				continue
+			case schedule.Union:
+				a, b = v.A, v.B
+			case schedule.AndThen:
+				a, b = v.First, v.Then
+			default: // nil, a missing child, or a type that only embeds a variant
+				return timed, false
+			}
+		}
+		if v, ok := b.(schedule.Times); ok {
+			valid = valid && v.N >= 1
+			s = a
+			continue
+		}
+		ta, va := check(a)
+		timed = timed || ta
+		valid = valid && va
+		s = b
+	}
+}
+
 // NeedsStart reports whether s measures time from a node's start, that is
 // whether it contains a Spaced or an UpTo node. Only such a schedule needs
 // to know when the first attempt began; for any other schedule the start
@@ -9,38 +94,6 @@ import "github.com/recur-go/recur/schedule"
 // read its clock before the first attempt. It is a static property of s:
 // it walks the tree and allocates nothing.
 func NeedsStart(s schedule.Schedule) bool {
-	// Runners call this before every first attempt, so it is written for
-	// speed: one type switch per node, and no recursion into a binary
-	// node whose second child is a leaf without a start, which covers the
-	// usual Intersect{backoff, Times{n}}.
-	for {
-		var a, b schedule.Schedule
-		switch v := s.(type) {
-		case schedule.Spaced, schedule.UpTo:
-			return true
-		case schedule.Jittered:
-			s = v.Inner
-			continue
-		case schedule.Capped:
-			s = v.Inner
-			continue
-		case schedule.Intersect:
-			a, b = v.A, v.B
-		case schedule.Union:
-			a, b = v.A, v.B
-		case schedule.AndThen:
-			a, b = v.First, v.Then
-		default: // the other leaves, and nil
-			return false
-		}
-		switch b.(type) {
-		case schedule.Times, schedule.Forever, schedule.Exponential, schedule.Fibonacci, schedule.Decorrelated:
-			s = a
-			continue
-		}
-		if NeedsStart(a) {
-			return true
-		}
-		s = b
-	}
+	timed, _ := Check(s)
+	return timed
 }

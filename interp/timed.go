@@ -12,8 +12,10 @@ import "github.com/recur-go/recur/schedule"
 //
 // timed is exact whether or not s is valid.
 func Check(s schedule.Schedule) (timed, valid bool) {
-	// The headline policy, Backoff or FullJitter & Times(n), in one go.
-	if v, ok := s.(schedule.Intersect); ok {
+	// The usual shapes in one go: Backoff or FullJitter & Times(n), a bare
+	// Times(n), and either inside an UpTo.
+	switch v := s.(type) {
+	case schedule.Intersect:
 		if j, ok := v.A.(schedule.Jittered); ok {
 			if e, ok := j.Inner.(schedule.Exponential); ok {
 				if n, ok := v.B.(schedule.Times); ok {
@@ -22,58 +24,60 @@ func Check(s schedule.Schedule) (timed, valid bool) {
 				}
 			}
 		}
+	case schedule.Times:
+		return false, v.N >= 1
+	case schedule.UpTo:
+		_, valid := Check(v.Inner)
+		return true, valid && v.Budget >= 0
 	}
 	return check(s)
 }
 
-// check is Check for any schedule.
+// check is Check for any schedule. One type switch a node, which the
+// compiler makes a jump table: a chain of type assertions costs more from
+// the third variant on.
 func check(s schedule.Schedule) (timed, valid bool) {
 	// The checks below are schedule.Validate's, node by node; a property
-	// test holds them equal. Runners call Check before every first
-	// attempt, so it is written for speed: the variants of the usual
-	// Intersect{Backoff, Times{n}} are tested first, one comparison each,
-	// before the type switch that finds the others; a binary node whose
-	// second child is a Times checks it in place, and any other binary
-	// node walks its first child by recursion and its second by the loop.
+	// test holds them equal. A binary node whose second child is a Times
+	// checks it in place; any other walks its first child by recursion
+	// and its second by the loop.
 	valid = true
 	for {
 		var a, b schedule.Schedule
-		if v, ok := s.(schedule.Intersect); ok {
-			a, b = v.A, v.B
-		} else if v, ok := s.(schedule.Jittered); ok {
+		switch v := s.(type) {
+		case schedule.Times:
+			return timed, valid && v.N >= 1
+		case schedule.Exponential:
+			return timed, valid && v.Base > 0 && v.FactorPct >= 100 && v.Cap > 0
+		case schedule.Forever:
+			return timed, valid
+		case schedule.Spaced:
+			return true, valid && v.Every > 0
+		case schedule.Fibonacci:
+			return timed, valid && v.Base > 0
+		case schedule.Decorrelated:
+			return timed, valid && v.Base > 0 && v.Cap > 0
+		case schedule.Jittered:
 			valid = valid && v.LowPct >= 0 && v.HighPct <= 1000 && v.LowPct <= v.HighPct
 			s = v.Inner
 			continue
-		} else if v, ok := s.(schedule.Exponential); ok {
-			return timed, valid && v.Base > 0 && v.FactorPct >= 100 && v.Cap > 0
-		} else if v, ok := s.(schedule.Times); ok {
-			return timed, valid && v.N >= 1
-		} else {
-			switch v := s.(type) {
-			case schedule.Forever:
-				return timed, valid
-			case schedule.Spaced:
-				return true, valid && v.Every > 0
-			case schedule.Fibonacci:
-				return timed, valid && v.Base > 0
-			case schedule.Decorrelated:
-				return timed, valid && v.Base > 0 && v.Cap > 0
-			case schedule.Capped:
-				valid = valid && v.Max >= 0
-				s = v.Inner
-				continue
-			case schedule.UpTo:
-				timed = true
-				valid = valid && v.Budget >= 0
-				s = v.Inner
-				continue
-			case schedule.Union:
-				a, b = v.A, v.B
-			case schedule.AndThen:
-				a, b = v.First, v.Then
-			default: // nil, a missing child, or a type that only embeds a variant
-				return timed, false
-			}
+		case schedule.Capped:
+			valid = valid && v.Max >= 0
+			s = v.Inner
+			continue
+		case schedule.UpTo:
+			timed = true
+			valid = valid && v.Budget >= 0
+			s = v.Inner
+			continue
+		case schedule.Intersect:
+			a, b = v.A, v.B
+		case schedule.Union:
+			a, b = v.A, v.B
+		case schedule.AndThen:
+			a, b = v.First, v.Then
+		default: // nil, a missing child, or a type that only embeds a variant
+			return timed, false
 		}
 		if v, ok := b.(schedule.Times); ok {
 			valid = valid && v.N >= 1

@@ -147,8 +147,9 @@ func checkAgreesWithValidate(t *testing.T, valid, invalid *int) {
 	})
 }
 
-// TestPropCheckHeadline: the shape Check decides in one go, Backoff or
-// FullJitter & Times(n), agrees with Validate on each side of every bound.
+// TestPropCheckHeadline: the shapes Check decides in one go, Backoff or
+// FullJitter & Times(n), alone or in an UpTo, agree with Validate on each
+// side of every bound.
 func TestPropCheckHeadline(t *testing.T) {
 	d := rapid.SampledFrom([]time.Duration{0, 1, schedule.MaxDuration})
 	pct := rapid.SampledFrom([]int{-1, 0, 100, 1000, 1001})
@@ -161,9 +162,14 @@ func TestPropCheckHeadline(t *testing.T) {
 			},
 			B: schedule.Times{N: rapid.IntRange(0, 2).Draw(t, "n")},
 		}
-		timed, ok := Check(s)
-		if err := schedule.Validate(s); timed || ok != (err == nil) {
-			t.Fatalf("Check(%#v) = %v, %v; Validate says %v", s, timed, ok, err)
+		var sched schedule.Schedule = s
+		wantTimed := rapid.Bool().Draw(t, "upto")
+		if wantTimed {
+			sched = schedule.UpTo{Inner: s, Budget: rapid.SampledFrom([]time.Duration{-1, 0, time.Minute}).Draw(t, "budget")}
+		}
+		timed, ok := Check(sched)
+		if err := schedule.Validate(sched); timed != wantTimed || ok != (err == nil) {
+			t.Fatalf("Check(%#v) = %v, %v; Validate says %v", sched, timed, ok, err)
 		}
 	}
 	// Each bound shows only when all the others hold: draw 1000.

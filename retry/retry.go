@@ -88,9 +88,9 @@ func run[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func
 // per-attempt timeout, a breaker or a budget; and for the calls it refuses
 // without an attempt: a nil op, an invalid schedule or invalid options.
 func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, valid bool, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
-	if err := o.check(s, valid, op == nil); err != nil {
+	if !valid || op == nil || o.AttemptTimeout < 0 || o.MaxPushback < 0 {
 		var zero T
-		return zero, err
+		return zero, o.check(s, valid, op == nil)
 	}
 	var t0 time.Time
 	if timed {

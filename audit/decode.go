@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 
+	"github.com/recur-go/recur/internal/yamlguard"
 	"github.com/recur-go/recur/parse"
 	"go.yaml.in/yaml/v3"
 )
@@ -30,20 +32,46 @@ func (e *PolicyError) Error() string {
 // Unwrap returns the *parse.Error.
 func (e *PolicyError) Unwrap() error { return e.Err }
 
+// MaxPlanSize is the longest plan, in bytes, that Decode reads. A plan
+// has at most MaxLayers layers, each a few lines long: a megabyte is
+// already far more than any real plan.
+const MaxPlanSize = 1 << 20
+
+// ErrNoLayers is the error Decode returns for a plan without layers,
+// including an empty one: there is nothing to audit.
+var ErrNoLayers = errors.New("the plan has no layers: nothing to audit")
+
 // Decode reads a plan written in YAML or JSON (JSON is read as YAML, of
-// which it is a subset). Unknown fields are errors, so a misspelt key does
-// not silently drop a setting. A policy that does not parse is a
-// *PolicyError; other errors name their line. Decode does not judge the
-// plan: Run does, and Validate tells whether it is complete.
+// which it is a subset). Unknown keys are errors (a *KeyError, which
+// suggests the nearest known key), so a misspelt key does not silently
+// drop a setting. A plan without layers is ErrNoLayers. A policy that
+// does not parse is a *PolicyError; other errors name their line. Decode
+// does not judge the plan: Run does, and Validate tells whether it is
+// complete.
+//
+// Decode bounds its work before it parses any policy: the plan must be at
+// most MaxPlanSize bytes long and have at most MaxLayers layers, and its
+// YAML aliases must not refer to themselves or expand to more than a
+// bounded number of nodes, so that a plan repeating one costly layer
+// through aliases cannot make Decode slow.
 func Decode(data []byte) (Plan, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if len(data) > MaxPlanSize {
+		return Plan{}, fmt.Errorf("the plan is %d bytes long; the limit is %d", len(data), MaxPlanSize)
+	}
+	root, err := yamlguard.Decode(data)
+	if err != nil {
 		return Plan{}, err
 	}
-	if len(doc.Content) == 0 {
-		return Plan{}, errors.New("empty plan")
+	if root == nil {
+		return Plan{}, fmt.Errorf("empty plan: %w", ErrNoLayers)
 	}
-	if err := checkPolicies(doc.Content[0]); err != nil {
+	if layers := field(root, "layers"); layers != nil && layers.Kind == yaml.SequenceNode && len(layers.Content) > MaxLayers {
+		return Plan{}, fmt.Errorf("line %d: the plan has %d layers; at most %d are audited", layers.Line, len(layers.Content), MaxLayers)
+	}
+	if err := checkKeys(root, reflect.TypeFor[Plan](), "", keyWhere{}); err != nil {
+		return Plan{}, err
+	}
+	if err := checkPolicies(root); err != nil {
 		return Plan{}, err
 	}
 	var p Plan
@@ -51,6 +79,9 @@ func Decode(data []byte) (Plan, error) {
 	dec.KnownFields(true)
 	if err := dec.Decode(&p); err != nil && err != io.EOF {
 		return Plan{}, err
+	}
+	if len(p.Layers) == 0 {
+		return Plan{}, ErrNoLayers
 	}
 	return p, nil
 }

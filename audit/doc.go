@@ -1,9 +1,9 @@
 // Package audit checks a whole resilience plan — every layer a request
 // passes through, with its retry policy, timeouts, circuit breaker and
-// retry budget — against the rules of seed 002's "Deterministic Audit":
-// the Google SRE book's chapters on overload and cascading failures,
-// Marc Brooker's "Exponential Backoff and Jitter", Resilience4j's breaker
-// and Azure's Circuit Breaker pattern.
+// retry budget — against fixed rules drawn from the Google SRE book's
+// chapters on overload and cascading failures, Marc Brooker's "Exponential
+// Backoff and Jitter", Resilience4j's breaker and Azure's Circuit Breaker
+// pattern.
 //
 // The rules reason about the policies themselves, not about their names:
 // each retry policy is parsed and bounded (schedule.Bounds, MaxAttempts),
@@ -24,7 +24,7 @@
 // A Report has a verdict (Pass: no error-level finding), a score (100,
 // less 20 per error, 10 per warning and 5 per info finding, at least 0),
 // the findings, most severe first, and one recommendation per distinct
-// fix. It marshals to the JSON the seed's audit returns:
+// fix. It marshals to this JSON:
 // {"pass", "score", "findings": [{"id", "severity", "layer", "message"}],
 // "recommendations"}. Rules lists the rules; docs/audit.md explains each,
 // with its source and its fix. "schedcheck audit PLAN" is the command-line

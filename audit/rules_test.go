@@ -12,13 +12,13 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// passing returns the seed's sample plan, as examples/audit/resilience4j.json
+// passing returns the sample plan, as examples/audit/resilience4j.json
 // writes it: one Resilience4j layer with full-jitter backoff, three
 // attempts, a breaker with slow-call detection (Resilience4j's defaults
 // otherwise) and a 10% retry budget, under a propagated 10s deadline.
 func passing() audit.Plan {
 	return audit.Plan{
-		Name:       "checkout: the seed's sample plan",
+		Name:       "checkout: a single-layer Resilience4j plan",
 		Dependency: "payments-api",
 		Deadline:   audit.Duration(10 * time.Second),
 		Layers: []audit.Layer{{
@@ -104,7 +104,7 @@ func TestEachRuleFiresAndHoldsBack(t *testing.T) {
 		{"no-jitter", "decorrelated jitter", false, func(p *audit.Plan) { retry(p, "decorrelated(100ms, 1s) & times(3)") }},
 		{"no-jitter", "no retries", false, func(p *audit.Plan) { retry(p, "exponential(100ms, 200%, 1s) & times(1)") }},
 
-		{"equal-jitter", "the seeds' backoff", true, func(p *audit.Plan) { retry(p, "backoff(100ms, 1s) & times(3)") }},
+		{"equal-jitter", "backoff's 50–100%", true, func(p *audit.Plan) { retry(p, "backoff(100ms, 1s) & times(3)") }},
 		{"equal-jitter", "full jitter", false, func(*audit.Plan) {}},
 
 		{"no-breaker", "no breaker", true, func(p *audit.Plan) { p.Layers[0].Breaker = nil }},

@@ -37,7 +37,7 @@
 //     the default GOMAXPROCS and again at -cpu 1).
 //   - budget_test.go: recur's retry budgets' checks, which no peer has
 //     (BenchmarkBudgetCall, BenchmarkBudgetRetryCheck).
-//   - outage: the seeds' retry-storm scenario, a dependency down for 4 s
+//   - outage: a retry-storm scenario, a dependency down for 4 s
 //     under steady load, with clients retrying through recur's runner with
 //     and without each budget and a breaker, on virtual time;
 //     cmd/retrystorm prints it as a markdown table.

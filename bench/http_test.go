@@ -19,7 +19,7 @@ import (
 // the connection pool is alike; its connection is reused from the second
 // iteration on. The retry policy never fires — every GET succeeds — so the
 // rows show what a library costs a request that needs no retry: the
-// overhead the issue bounds at 2% of the plain client.
+// overhead, which should stay within 2% of the plain client.
 //
 //   - plain: http.Client with the transport itself, the floor.
 //   - recur: httpretry.Transport with full-jitter backoff from 100ms

@@ -80,7 +80,7 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// The seeds' quality gate: a breaker opens after N consecutive failures,
+// The Circuit Breaker pattern's promise: a breaker opens after N consecutive failures,
 // and then refuses at once: the downstream sees zero calls while it is
 // open.
 func TestOpensAfterConsecutiveFailuresAndFailsFast(t *testing.T) {
@@ -206,7 +206,7 @@ func TestSlowCalls(t *testing.T) {
 	}
 }
 
-// The seeds' quality gate: the open duration follows the schedule, grows
+// The open duration follows the schedule, grows
 // with each failed probe and starts again once the breaker closes.
 func TestOpenDurationFollowsScheduleAndResets(t *testing.T) {
 	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1})

@@ -12,7 +12,7 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// Defaults for the zero fields of Config: the breaker the seeds describe.
+// Defaults for the zero fields of Config.
 const (
 	DefaultConsecutiveFailures = 5
 	DefaultFailureRate         = 50 // percent
@@ -29,7 +29,7 @@ const (
 var DefaultOpenFor schedule.Schedule = schedule.Exponential{Base: 5 * time.Second, FactorPct: 200, Cap: 60 * time.Second}
 
 // Config says when a breaker opens and for how long. Every field has a
-// default, so the zero Config is the seeds' breaker: it opens after 5
+// default, so the zero Config is a usable breaker: it opens after 5
 // failures in a row, or when half of at least 20 calls in the last 10 s
 // failed; it stays open 5 s, then lets one probe through; a success closes
 // it, a failure opens it again for twice as long, up to 60 s.

@@ -13,7 +13,7 @@ import (
 // A breaker around a call: Allow before, Record after, and fail fast when
 // it refuses.
 func Example() {
-	clock := clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clockcap.Virtual(time.Now())
 	b, err := breaker.New(breaker.Config{Name: "inventory", Clock: clock})
 	if err != nil {
 		panic(err)
@@ -53,7 +53,7 @@ func Example() {
 // probe, up to its cap, and starts again from 5 s after the breaker
 // closes.
 func Example_outage() {
-	clock := clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clockcap.Virtual(time.Now())
 	b, _ := breaker.New(breaker.Config{Clock: clock, OnStateChange: func(_ string, from, to breaker.State) {
 		fmt.Printf("t=%-6v %v -> %v\n", clock.Elapsed(), from, to)
 	}})
@@ -119,7 +119,7 @@ func ExampleRegistry() {
 // An OpenError tells how long until the breaker lets a call through, which
 // a server can pass on as Retry-After.
 func ExampleOpenError_Remaining() {
-	clock := clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clockcap.Virtual(time.Now())
 	b, _ := breaker.New(breaker.Config{ConsecutiveFailures: 1, Clock: clock})
 	p, _ := b.Allow()
 	b.Record(p, verdict.Failure)

@@ -46,7 +46,7 @@ func Example() {
 
 // The SRE retry ratio: retries may be 10% of calls, plus a floor.
 func ExampleRatio() {
-	clock := clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clockcap.Virtual(time.Now())
 	r, _ := budget.NewRatio(budget.RatioConfig{Percent: 10, MinPerSecond: -1, Clock: clock})
 	for range 50 {
 		r.Request()
@@ -65,7 +65,7 @@ func ExampleRatio() {
 // Adaptive throttling refuses calls locally once the target accepts fewer
 // than one in K.
 func ExampleAdaptive() {
-	clock := clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clockcap.Virtual(time.Now())
 	a, _ := budget.NewAdaptive(budget.AdaptiveConfig{Clock: clock, Random: randcap.Seeded(1)})
 	for range 50 { // healthy
 		if a.Request() {

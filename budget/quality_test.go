@@ -43,8 +43,8 @@ func amplification(b budget.Budget, clock *clockcap.VirtualClock, calls, maxAtte
 	return float64(attempts) / float64(calls)
 }
 
-// The seeds' promise: with A6 throttling "a failing target sees about 10%
-// extra load, never a storm". Measured at three attempts per call, the
+// The promise of A6 throttling: a failing target sees about 10% extra
+// load, never a storm. Measured at three attempts per call, the
 // SRE book's per-request cap, for failure rates from 0 to a full outage.
 func TestTokenBucketBoundsExtraLoad(t *testing.T) {
 	for _, f := range []float64{0, 0.05, 0.1, 0.2, 0.5, 0.9, 1} {
@@ -53,7 +53,7 @@ func TestTokenBucketBoundsExtraLoad(t *testing.T) {
 		none := amplification(nil, nil, 10_000, 3, f)
 		t.Logf("failure rate %3.0f%%: %.3f attempts per call with A6 (%.3f without a budget)", f*100, got, none)
 		if got > 1.1 {
-			t.Errorf("failure rate %v: %.3f attempts per call; the seeds promise at most 1.1", f, got)
+			t.Errorf("failure rate %v: %.3f attempts per call; want at most 1.1", f, got)
 		}
 	}
 }
@@ -94,7 +94,7 @@ func TestAdaptiveShedsAFullOutage(t *testing.T) {
 	}
 }
 
-// Every budget's counters are observable (a seed quality gate): a retry
+// Every budget's counters are observable (so that a metric can show them): a retry
 // allowed or throttled shows in Stats.
 func TestBudgetsAreObservable(t *testing.T) {
 	clock := clockcap.Virtual(epoch)

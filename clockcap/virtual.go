@@ -17,6 +17,12 @@ type VirtualClock struct {
 }
 
 // Virtual returns a virtual clock that reads start until something sleeps.
+//
+// Start it at time.Now() when a context deadline is involved, and take the
+// deadline from the clock itself (clock.Now().Add(d)): Sleep compares the
+// deadline with virtual time, but package context compares it with real
+// time, so a deadline taken from a clock started in the past has expired
+// before the first attempt.
 func Virtual(start time.Time) *VirtualClock {
 	return &VirtualClock{now: start, start: start}
 }

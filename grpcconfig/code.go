@@ -2,6 +2,7 @@ package grpcconfig
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -51,6 +52,8 @@ func ParseCode(s string) (Code, error) {
 	return 0, fmt.Errorf("unknown status code %q: want a name such as \"UNAVAILABLE\" or a number from 0 to %d", s, len(codeNames)-1)
 }
 
+var errNilCode = errors.New("grpcconfig: UnmarshalJSON into a nil *Code")
+
 // MarshalJSON writes the code's name.
 func (c Code) MarshalJSON() ([]byte, error) {
 	if int(c) >= len(codeNames) {
@@ -61,7 +64,11 @@ func (c Code) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a code as a service config writes it: a JSON
 // string holding the upper-case name, or a JSON number, as grpc-go does.
+// On a nil *Code it returns an error.
 func (c *Code) UnmarshalJSON(b []byte) error {
+	if c == nil {
+		return errNilCode
+	}
 	var s string
 	if len(b) > 0 && b[0] == '"' {
 		if err := json.Unmarshal(b, &s); err != nil {

@@ -16,7 +16,7 @@ type Jitter uint8
 
 const (
 	// FullJitter waits a uniformly random time in [0, cₙ): A6 as first
-	// published, the seeds' formula and schedule.FullJitter's. It spreads
+	// published, Brooker's "Full Jitter" and schedule.FullJitter's. It spreads
 	// retries the most. Schedule: Jittered(Exponential(…), 0%, 100%).
 	FullJitter Jitter = iota
 	// PlusMinus20 waits cₙ scaled by a random factor in [0.8, 1.2]: A6

@@ -319,7 +319,7 @@ func correlation(a, b []float64) float64 {
 }
 
 // TestKSDetects makes sure the distribution check can fail: waits of
-// U(0, cₙ/2) — what the seeds' backoff(…) helper's 50–100% would look
+// U(0, cₙ/2) — what the backoff(…) helper's 50–100% would look
 // like halved — are far from A6's.
 func TestKSDetects(t *testing.T) {
 	xs := make([]float64, 4000)

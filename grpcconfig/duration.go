@@ -3,6 +3,7 @@ package grpcconfig
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +15,10 @@ const maxProtoSeconds = 315_576_000_000
 
 // parseDuration reads a duration in protobuf's JSON form, as service
 // configs write them: decimal seconds with an "s" suffix and at most nine
-// fractional digits, such as "0.1s", "1.500s" or "30s".
+// fractional digits, such as "0.1s", "1.500s" or "30s". A duration that
+// protobuf allows (up to 315,576,000,000 seconds) but a time.Duration
+// cannot hold is clamped to the longest (or most negative) time.Duration,
+// as grpc-go reads service configs.
 func parseDuration(s string) (time.Duration, error) {
 	num, ok := strings.CutSuffix(s, "s")
 	if !ok {
@@ -44,8 +48,13 @@ func parseDuration(s string) (time.Duration, error) {
 	if frac != "" {
 		ns, _ = strconv.ParseInt(frac+strings.Repeat("0", 9-len(frac)), 10, 64)
 	}
-	if sec > (1<<63-1-ns)/int64(time.Second) {
-		return 0, fmt.Errorf("duration %q is longer than Go's time.Duration holds (about 292 years)", s)
+	// Past what a time.Duration holds (about 292 years) but within
+	// protobuf's range: saturate, as grpc-go does.
+	if sec > (math.MaxInt64-ns)/int64(time.Second) {
+		if neg {
+			return math.MinInt64, nil
+		}
+		return math.MaxInt64, nil
 	}
 	d := time.Duration(sec)*time.Second + time.Duration(ns)
 	if neg {
@@ -68,12 +77,13 @@ func digits(s string) bool {
 // fractional digits as protobuf does: "1s", "0.100s", "0.000001500s".
 func formatDuration(d time.Duration) string {
 	var b []byte
+	u := uint64(d) // MinInt64 too: its magnitude fits in a uint64
 	if d < 0 {
 		b = append(b, '-')
-		d = -d // a negative Duration here is never MinInt64: policies hold positive ones
+		u = -u
 	}
-	b = strconv.AppendInt(b, int64(d/time.Second), 10)
-	if ns := int64(d % time.Second); ns != 0 {
+	b = strconv.AppendUint(b, u/uint64(time.Second), 10)
+	if ns := u % uint64(time.Second); ns != 0 {
 		frac := fmt.Sprintf("%09d", ns)
 		switch {
 		case ns%1e6 == 0:

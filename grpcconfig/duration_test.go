@@ -1,6 +1,7 @@
 package grpcconfig
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -30,7 +31,15 @@ func TestParseDuration(t *testing.T) {
 		{"+1s", 0, `duration "+1s": want decimal seconds, such as "0.1s"`},
 		{"0.0000000001s", 0, `duration "0.0000000001s" has more than 9 digits after the point`},
 		{"315576000001s", 0, `duration "315576000001s" is out of range`},
-		{"9223372037s", 0, `duration "9223372037s" is longer than Go's time.Duration holds (about 292 years)`},
+		// Past time.Duration, within protobuf: clamped as grpc-go does.
+		{"9223372036.854775807s", math.MaxInt64, ""},
+		{"9223372036.854775808s", math.MaxInt64, ""},
+		{"9223372037s", math.MaxInt64, ""},
+		{"9999999999s", math.MaxInt64, ""},
+		{"315576000000.999999999s", math.MaxInt64, ""},
+		{"-9223372036.854775807s", -math.MaxInt64, ""},
+		{"-9223372036.854775808s", math.MinInt64, ""},
+		{"-9999999999s", math.MinInt64, ""},
 	}
 	for _, tt := range tests {
 		got, err := parseDuration(tt.in)
@@ -55,6 +64,8 @@ func TestFormatDuration(t *testing.T) {
 		{1, "0.000000001s"},
 		{90 * time.Second, "90s"},
 		{-2 * time.Second, "-2s"},
+		{math.MaxInt64, "9223372036.854775807s"},
+		{math.MinInt64, "-9223372036.854775808s"},
 		{0, "0s"},
 	}
 	for _, tt := range tests {
@@ -66,7 +77,7 @@ func TestFormatDuration(t *testing.T) {
 
 func TestPropDurationRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		d := time.Duration(rapid.Int64Range(-1<<62, 1<<62).Draw(t, "d"))
+		d := time.Duration(rapid.Int64().Draw(t, "d")) // every Duration, MinInt64 and MaxInt64 too
 		got, err := parseDuration(formatDuration(d))
 		if err != nil {
 			t.Fatalf("parseDuration(formatDuration(%d)): %v", d, err)
@@ -75,4 +86,36 @@ func TestPropDurationRoundTrip(t *testing.T) {
 			t.Fatalf("round trip of %q (-want +got):\n%s", formatDuration(d), diff)
 		}
 	})
+}
+
+// TestParseClampsLongBackoff checks a whole service config with a
+// maxBackoff that protobuf allows and time.Duration cannot hold: it is
+// read as the longest time.Duration, as grpc-go reads it, and converts.
+func TestParseClampsLongBackoff(t *testing.T) {
+	sc, err := Parse([]byte(`{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.1s",
+		"maxBackoff": "9999999999s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := sc.Methods[0].RetryPolicy
+	if rp.MaxBackoff != math.MaxInt64 {
+		t.Errorf("MaxBackoff = %v; want the longest time.Duration", rp.MaxBackoff)
+	}
+	if _, err := rp.Schedule(FullJitter); err != nil {
+		t.Errorf("Schedule: %v", err)
+	}
+}
+
+// TestNilReceivers checks that unmarshalling into a nil pointer is an
+// error, not a panic.
+func TestNilReceivers(t *testing.T) {
+	for name, err := range map[string]error{
+		"Code":        (*Code)(nil).UnmarshalJSON([]byte(`"UNAVAILABLE"`)),
+		"RetryPolicy": (*RetryPolicy)(nil).UnmarshalJSON([]byte(`{}`)),
+	} {
+		want := "grpcconfig: UnmarshalJSON into a nil *" + name
+		if err == nil || err.Error() != want {
+			t.Errorf("(*%s)(nil).UnmarshalJSON = %v; want %q", name, err, want)
+		}
+	}
 }

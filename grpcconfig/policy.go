@@ -113,8 +113,12 @@ func (p RetryPolicy) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a service config's retryPolicy. Like gRPC, it
-// ignores fields it does not know; it does not validate (Parse does).
+// ignores fields it does not know; it does not validate (Parse does). On
+// a nil *RetryPolicy it returns an error.
 func (p *RetryPolicy) UnmarshalJSON(b []byte) error {
+	if p == nil {
+		return errors.New("grpcconfig: UnmarshalJSON into a nil *RetryPolicy")
+	}
 	var j jsonRetryPolicy
 	if err := json.Unmarshal(b, &j); err != nil {
 		return jsonError(err)

@@ -58,8 +58,8 @@ type Config struct {
 	// Breakers, if not nil, gives each target (the ClientConn's Target())
 	// a circuit breaker that guards every attempt. An open breaker fails
 	// the call at once with status UNAVAILABLE "circuit open", without
-	// touching the network. Nil means no breaker, as the seeds' gRPC
-	// channel has by default.
+	// touching the network. Nil means no breaker: like retries, a
+	// breaker is opt-in.
 	Breakers *breaker.Registry
 
 	// Budgets gives each target its retry budget. Nil means gRFC A6's

@@ -38,15 +38,17 @@
 //   - The call's deadline bounds all attempts together: a retry whose wait
 //     would end past it is not made.
 //   - A trailer grpc-retry-pushback-ms makes the next wait at least that
-//     many milliseconds (capped by Options.MaxPushback); a negative or
-//     unreadable value, or several values, stop the retries.
+//     many milliseconds, cut to Options.MaxPushback (DefaultMaxPushback,
+//     30s, when zero); a negative or unreadable value, or several values,
+//     stop the retries.
 //   - The target's retry budget (Config.Budgets; by default A6's token
 //     bucket) allows a retry only while the target is mostly answering:
 //     a failing target sees about 10% extra load, never a storm.
 //
 // # What counts as a failure
 //
-// As seed 000 sorts them: UNAVAILABLE and DEADLINE_EXCEEDED (an attempt
+// A breaker protects against a down or drowning target, not against
+// bad requests: UNAVAILABLE and DEADLINE_EXCEEDED (an attempt
 // timeout, or a server too slow for its own deadline) count against the
 // target in its breaker; every other code is the application's answer and
 // counts nothing — retried (verdict Retryable) if Config.Codes lists it,
@@ -80,5 +82,5 @@
 // waits at least the pushback and the schedule goes on. A6's backoff as
 // revised in 2024 (a ±20% jitter, what grpc-go v1.85 does) is
 // grpcconfig.PlusMinus20; the default is the full jitter A6 first
-// published, which the seeds use.
+// published, Brooker's "Full Jitter".
 package grpcretry

@@ -2,7 +2,6 @@ package grpcretry
 
 import (
 	"errors"
-	"math"
 	"strconv"
 	"time"
 
@@ -46,10 +45,15 @@ func (e *attemptError) RetryAfter() (time.Duration, bool) { return e.push, e.has
 
 var _ retry.Pushback = (*attemptError)(nil)
 
+// DefaultMaxPushback is the longest wait a server's pushback can ask of
+// the interceptor when Config.Options.MaxPushback is zero, as long as
+// httpretry waits for a Retry-After: a longer pushback is cut to it.
+const DefaultMaxPushback = 30 * time.Second
+
 // pushback reads the pushback trailer as A6 says: one non-negative integer
-// of milliseconds is a wait; a negative or unreadable value, or several
-// values, stop the retries (-1).
-func pushback(trailer metadata.MD) (time.Duration, bool) {
+// of milliseconds is a wait, cut to limit; a negative or unreadable value,
+// or several values, stop the retries (-1).
+func pushback(trailer metadata.MD, limit time.Duration) (time.Duration, bool) {
 	vs := trailer.Get(PushbackHeader)
 	switch {
 	case len(vs) == 0:
@@ -61,8 +65,8 @@ func pushback(trailer metadata.MD) (time.Duration, bool) {
 	switch {
 	case err != nil || ms < 0:
 		return -1, true
-	case ms > math.MaxInt64/int64(time.Millisecond):
-		return math.MaxInt64, true
+	case ms > int64(limit/time.Millisecond):
+		return limit, true
 	}
 	return time.Duration(ms) * time.Millisecond, true
 }

@@ -88,7 +88,7 @@ func TestBreakerOpensMidCall(t *testing.T) {
 	}
 }
 
-// TestBreakerVerdicts: what the breaker counts, per seed 000: UNAVAILABLE
+// TestBreakerVerdicts: what the breaker counts, as docs/grpc.md has it: UNAVAILABLE
 // and attempt timeouts are failures of the target; application codes,
 // retried or not, are not; the caller's own deadline is not.
 func TestBreakerVerdicts(t *testing.T) {

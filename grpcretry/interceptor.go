@@ -35,7 +35,8 @@ import (
 // server learns the time that is left through grpc-timeout, and the
 // call's deadline bounds all attempts together. A server's
 // grpc-retry-pushback-ms trailer sets the least wait before the next
-// attempt; a negative or unreadable one ends the retries.
+// attempt, up to Options.MaxPushback (DefaultMaxPushback when zero); a
+// negative or unreadable one ends the retries.
 //
 // Options.Logger, if set, gets the runner's records with the attributes
 // grpc.method and grpc.target added.
@@ -67,7 +68,10 @@ func (ic *interceptor) unary(ctx context.Context, method string, req, reply any,
 	if o.Logger != nil {
 		o.Logger = o.Logger.With(slog.String("grpc.method", method), slog.String("grpc.target", target))
 	}
-	c := &call{ctx: ctx, p: ic.policy(method), method: method, req: req, reply: reply, cc: cc, invoker: invoker, opts: opts}
+	c := &call{ctx: ctx, p: ic.policy(method), method: method, req: req, reply: reply, cc: cc, invoker: invoker, opts: opts, maxPush: o.MaxPushback}
+	if c.maxPush == 0 {
+		c.maxPush = DefaultMaxPushback
+	}
 	_, err := retry.RetryIf(ctx, o, c.p.s, c.classify, c.attempt)
 	return finish(err)
 }
@@ -81,7 +85,8 @@ type call struct {
 	cc         *grpc.ClientConn
 	invoker    grpc.UnaryInvoker
 	opts       []grpc.CallOption
-	n          int // attempts made
+	n          int           // attempts made
+	maxPush    time.Duration // the longest pushback waited for
 }
 
 // attempt makes one attempt. ctx is the caller's context, or one the
@@ -98,7 +103,7 @@ func (c *call) attempt(ctx context.Context) (struct{}, error) {
 		return struct{}{}, nil
 	}
 	ae := &attemptError{err: err}
-	ae.push, ae.hasPush = pushback(trailer)
+	ae.push, ae.hasPush = pushback(trailer, c.maxPush)
 	ae.callerDone, ae.timedOut = deadlines(c.ctx, ctx, err)
 	return struct{}{}, ae
 }
@@ -136,8 +141,8 @@ func withPreviousAttempts(ctx context.Context, n int) context.Context {
 	return metadata.NewOutgoingContext(ctx, md)
 }
 
-// classify returns the verdict on a failed attempt, as seed 000 sorts
-// them: UNAVAILABLE and DEADLINE_EXCEEDED count against the target
+// classify returns the verdict on a failed attempt, as docs/grpc.md
+// sorts them: UNAVAILABLE and DEADLINE_EXCEEDED count against the target
 // (Transient when retried, Failure when not); any other code is the
 // application's answer and counts nothing (Retryable when retried,
 // Neutral when not). An attempt cut short by Options.AttemptTimeout is

@@ -14,7 +14,7 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// benchPolicy is the seeds' favourite.
+// benchPolicy backs off from 100ms to 30s, at most three attempts.
 var benchPolicy schedule.Schedule = schedule.Intersect{A: schedule.Backoff(100*time.Millisecond, 30*time.Second), B: schedule.Times{N: 3}}
 
 // cannedBase answers every request with the same 200 at once, without a

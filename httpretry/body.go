@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync"
+	"time"
 )
 
 // maxDrain is how much of a discarded response body is read so that its
@@ -11,11 +13,24 @@ import (
 // closed instead, which costs a new one, not a wait.
 const maxDrain = 64 << 10
 
+// maxDrainTime is how long reading a discarded response body may take. A
+// body that comes slower than that is cut off: its connection is closed.
+const maxDrainTime = 250 * time.Millisecond
+
 // drain reads what is left of resp's body, up to maxDrain bytes, and
-// closes it.
-func drain(resp *http.Response) {
-	io.CopyN(io.Discard, resp.Body, maxDrain) //nolint:errcheck // best effort: Close follows
-	resp.Body.Close()
+// closes it. The reading stops after maxDrainTime, or when ctx ends,
+// whichever comes first: the body is then closed under the read, which
+// closes its connection.
+func drain(ctx context.Context, resp *http.Response) {
+	body := resp.Body
+	var once sync.Once
+	closeBody := func() { once.Do(func() { body.Close() }) }
+	timer := time.AfterFunc(maxDrainTime, closeBody)
+	stop := context.AfterFunc(ctx, closeBody)
+	io.CopyN(io.Discard, body, maxDrain) //nolint:errcheck // best effort: Close follows
+	timer.Stop()
+	stop()
+	closeBody()
 }
 
 // closeBody closes the body of a request that Base never received, as a

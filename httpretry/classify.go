@@ -24,8 +24,8 @@ import (
 //	502, 503, 504        Transient if repeatable, else Failure
 //	other 4xx and 5xx    Neutral
 //
-// Seed 000 counts 408, 500, 502, 503 and 504 as failures of the target and
-// no other status; a 429 is the target pushing back, not failing.
+// 408, 500, 502, 503 and 504 count as failures of the target, and no
+// other status does; a 429 is the target pushing back, not failing.
 func (c *call) judgeStatus(code int) verdict.Verdict {
 	switch {
 	case code < 400:
@@ -107,6 +107,9 @@ func kindOf(err error) kind {
 			return kindNoHost
 		}
 		return kindUnsent
+	}
+	if errors.Is(err, ErrDialLimit) {
+		return kindUnsent // net/http sends a request again only where it was not processed
 	}
 	var se h2StreamError
 	if errors.As(err, &se) && se.Code == errCodeRefusedStream {

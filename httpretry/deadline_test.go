@@ -78,11 +78,12 @@ func (s *pipeServer) serve(c net.Conn) {
 	}
 }
 
-// settle ends a bubble's test: it closes the idle connections and lets
-// fake time run until every server goroutine has finished its work and
-// seen its pipe closed, so that the bubble ends with no goroutine left.
-func settle(base *http.Transport) {
-	base.CloseIdleConnections()
+// settle ends a bubble's test: it closes the idle connections of tr (those
+// of its copy of Base) and lets fake time run until every server goroutine
+// has finished its work and seen its pipe closed, so that the bubble ends
+// with no goroutine left.
+func settle(tr *httpretry.Transport) {
+	tr.CloseIdleConnections()
 	time.Sleep(time.Hour)
 	synctest.Wait()
 }
@@ -94,8 +95,8 @@ func TestDeadlineBoundsAllAttempts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &pipeServer{work: 700 * time.Millisecond, answer: func(int) int { return 503 }}
 		base := s.transport()
-		defer settle(base)
 		tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 10}}
+		defer settle(tr)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		start := time.Now()
@@ -116,8 +117,8 @@ func TestNoRetryIntoTheDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &pipeServer{work: 100 * time.Millisecond, answer: func(int) int { return 503 }}
 		base := s.transport()
-		defer settle(base)
 		tr := &httpretry.Transport{Base: base, Schedule: schedule.Intersect{A: schedule.Spaced{Every: time.Second}, B: schedule.Times{N: 10}}}
+		defer settle(tr)
 		ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
 		defer cancel()
 		start := time.Now()
@@ -133,7 +134,7 @@ func TestNoRetryIntoTheDeadline(t *testing.T) {
 	})
 }
 
-// TestDeadlineHeader checks seed 002's deadline propagation: each attempt
+// TestDeadlineHeader checks deadline propagation (Google SRE book, chapter 22): each attempt
 // tells the server the time it has left — the caller's remaining budget,
 // or the attempt timeout if that is shorter — never a fresh timeout.
 func TestDeadlineHeader(t *testing.T) {
@@ -157,8 +158,8 @@ func TestDeadlineHeader(t *testing.T) {
 					return 200
 				}}
 				base := s.transport()
-				defer settle(base)
 				tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 3}, DeadlineHeader: "x-request-deadline-ms", AttemptTimeout: tc.timeout}
+				defer settle(tr)
 				ctx := context.Background()
 				if tc.deadline > 0 {
 					var cancel context.CancelFunc
@@ -189,7 +190,6 @@ func TestCancelDuringWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &pipeServer{answer: func(int) int { return 503 }}
 		base := s.transport()
-		defer settle(base)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		tr := &httpretry.Transport{
@@ -199,6 +199,7 @@ func TestCancelDuringWait(t *testing.T) {
 				time.AfterFunc(time.Minute, cancel)
 			},
 		}
+		defer settle(tr)
 		start := time.Now()
 		resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, ctx, "http://pipe.test/"))
 		var re *retry.Error

@@ -71,7 +71,7 @@
 // # Verdicts
 //
 // Each attempt's outcome is a verdict.Verdict, which the breaker and the
-// budget of its target record. As seed 000 has it, connection failures,
+// budget of its target record. Connection failures,
 // TLS and DNS errors, timeouts and 408, 500, 502, 503 and 504 count
 // against the target; 429 (Retryable) and other 4xx (Neutral) do not: a
 // busy target or a bad request says nothing about the target's health.
@@ -83,5 +83,6 @@
 // headers arrive. With DeadlineHeader set, each attempt tells the server
 // how long it has left, in milliseconds — the caller's remaining time, or
 // AttemptTimeout if that is shorter — so a downstream never starts a
-// fresh timeout (seed 002, "Deadline propagation").
+// fresh timeout (deadline propagation, as chapter 22 of the Google SRE
+// book describes it).
 package httpretry

@@ -17,8 +17,8 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// TestBreakerOpensAndStopsTraffic is seed 002's first quality gate through
-// HTTP: a breaker that opens after two failures in a row stops the retry
+// TestBreakerOpensAndStopsTraffic: no retry goes through an open breaker,
+// through HTTP: a breaker that opens after two failures in a row stops the retry
 // loop with errors.Is(err, breaker.ErrOpen), and while it is open the
 // server sees no request at all. Another host keeps its own breaker.
 func TestBreakerOpensAndStopsTraffic(t *testing.T) {
@@ -152,7 +152,7 @@ func TestConnectionsReused(t *testing.T) {
 	if string(b) != "ok" || srv.requests.Load() != 4 || srv.opened.Load() != 1 {
 		t.Errorf("body %q after %d requests on %d connections; want \"ok\" after 4 on 1", b, srv.requests.Load(), srv.opened.Load())
 	}
-	base.CloseIdleConnections()
+	tr.CloseIdleConnections()
 	waitClosed(t, srv)
 }
 
@@ -176,6 +176,6 @@ func TestLargeDiscardedBodyNotRead(t *testing.T) {
 	if resp.StatusCode != 200 || srv.opened.Load() != 2 {
 		t.Errorf("status %d on %d connections; want 200 on 2", resp.StatusCode, srv.opened.Load())
 	}
-	base.CloseIdleConnections()
+	tr.CloseIdleConnections()
 	waitClosed(t, srv)
 }

@@ -57,7 +57,11 @@ func writeFrame(c net.Conn, typ, flags byte, stream uint32, payload []byte) erro
 	return err
 }
 
-func (s *h2Server) serve(conn int64, c *net.TCPConn, _ <-chan struct{}) {
+func (s *h2Server) serve(conn int64, c *net.TCPConn, _ <-chan struct{}) { s.serveConn(conn, c) }
+
+// serveConn speaks HTTP/2 on c, the conn-th connection, which may be a TLS
+// connection.
+func (s *h2Server) serveConn(conn int64, c net.Conn) {
 	preface := make([]byte, len(http2Preface))
 	if _, err := io.ReadFull(c, preface); err != nil || string(preface) != http2Preface {
 		return

@@ -15,7 +15,8 @@ import (
 // RoundTrip makes req through Base, and again on the Schedule while the
 // attempts fail in a way that may pass and req may be repeated. It returns
 // the last attempt's response, open and unread, whatever its status; each
-// response it did not return was drained (up to 64 KiB) and closed.
+// response it did not return was drained (up to 64 KiB, for at most 250 ms)
+// and closed.
 //
 // It returns an error only when it has no response to return: every
 // attempt failed without one, the breaker refused an attempt, the budget
@@ -54,7 +55,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	case req.Context().Err() != nil:
 		// The caller gave up while the last response was in hand.
-		drain(resp)
+		drain(req.Context(), resp)
 		return nil, err
 	}
 	return resp, nil // a status not retried, or not again: the caller's to read
@@ -130,7 +131,7 @@ func (c *call) verdict(error) verdict.Verdict { return c.v }
 // wait, which lets its connection serve other requests meanwhile.
 func (c *call) discard(attempt int, err error, delay time.Duration) {
 	if c.resp != nil {
-		drain(c.resp)
+		drain(c.req.Context(), c.resp)
 		c.resp = nil
 	}
 	if c.cfg.onRetry != nil {

@@ -87,7 +87,7 @@ func (v variant) request(t fataler, ctx context.Context, url string) *http.Reque
 }
 
 // verdictOf is the specification of what one attempt answered with code
-// counts as (docs/http.md): seed 000's failures are 408, 500, 502, 503
+// counts as (docs/http.md): the failures are 408, 500, 502, 503
 // and 504; 429 is the target pushing back.
 func verdictOf(code int, repeatable, retry500 bool) verdict.Verdict {
 	switch code {

@@ -36,6 +36,12 @@ type Transport struct {
 	// Base makes each attempt; nil means http.DefaultTransport. net/http's
 	// own retries of requests that provably never reached the server (see
 	// the package documentation) happen inside Base.
+	//
+	// An *http.Transport Base is used through a copy (Clone) made on first
+	// use, whose dials are counted: one attempt opens at most four
+	// connections, then fails with ErrDialLimit. The copy keeps its own
+	// idle connections; CloseIdleConnections closes them and Base's. All
+	// Transports with a nil Base share one copy of http.DefaultTransport.
 	Base http.RoundTripper
 
 	// Schedule says when to try again and when to stop; nil means no
@@ -69,7 +75,7 @@ type Transport struct {
 	// carries with the time left for it, in whole milliseconds: the
 	// request context's remaining time, or AttemptTimeout if that is
 	// shorter, so a downstream server never gets a fresh timeout. An
-	// attempt with neither carries no such header. Seed 002 suggests
+	// attempt with neither carries no such header. A common name is
 	// "X-Request-Deadline-Ms".
 	DeadlineHeader string
 
@@ -172,6 +178,7 @@ func (t *Transport) build() config {
 	if c.base == nil {
 		c.base = http.DefaultTransport
 	}
+	c.base = boundDials(c.base)
 	c.retries = c.schedule != nil
 	if !c.retries {
 		c.schedule = schedule.Times{N: 1}

@@ -27,6 +27,13 @@
 // why Union(a, a) ≡ a holds exactly, jitter included. Different seeds, one
 // per real run, decorrelate clients, which is the point of jitter.
 //
+// A saved run is input like any other. Run.UnmarshalBinary refuses, with an
+// error wrapping ErrInvalidState that names the field, a state that stepping
+// the schedule could not have produced, and a resumed run never outlives its
+// schedule: it makes no more attempts than schedule.Bounds allows, a Spaced
+// slot comes within one period, an UpTo budget is not put off. Give a
+// resumed run times measured from the same beginning as before.
+//
 // Stepping allocates nothing; Start allocates once, for the per-node state.
 // Delays gives the delays of a run whose attempts take no time, for
 // printing and for tests.

@@ -12,7 +12,7 @@ import (
 )
 
 // The reference interpreter below is the plain recursive reading of
-// DESIGN §3, walking the schedule tree itself. Run is written for speed;
+// the step model (docs/schedules.md), walking the schedule tree itself. Run is written for speed;
 // TestPropMatchesReference checks that it makes exactly the decisions of
 // this one, so that an optimisation can never change a delay.
 

@@ -37,6 +37,20 @@ func (nd *node) enter(st int64) {
 	nd.k++
 }
 
+// stepAtMost returns step, the root's, stopping the run at most
+// decisions. It takes the root's place in a resumed run whose schedule
+// allows a bounded number of attempts (schedule.Bounds): a saved state
+// cannot show how long its decisions took, so it may claim they were made
+// sooner than an UpTo budget allows, and the run would then go on longer
+// than the schedule lets any run. Fresh runs do not need the bound and do
+// not pay for it.
+func stepAtMost(step stepFunc, most int64) stepFunc {
+	return func(r *Run, i int, st, now int64) (int64, bool) {
+		d, ok := step(r, i, st, now)
+		return d, ok && r.n < most
+	}
+}
+
 // Leaves.
 
 func stepTimes(r *Run, i int, st, now int64) (int64, bool) { // p: N
@@ -57,7 +71,10 @@ func stepSpaced(r *Run, i int, st, now int64) (int64, bool) { // p: Every
 	if c := (st - nd.start) / every; c > nd.a {
 		nd.a = c // a late attempt claims the slot it started in
 	}
-	next := addSat(nd.start, mulSat(nd.a+1, every))
+	// The next slot is at most one period after this attempt's start, as
+	// it is whenever times go forward: a saved state that claims a later
+	// start or slot cannot stretch the wait.
+	next := min(addSat(nd.start, mulSat(nd.a+1, every)), addSat(st, every))
 	if next < now {
 		return 0, true // overran its slot: go at once, skip the missed ones
 	}
@@ -123,6 +140,12 @@ func stepCapped(r *Run, i int, st, now int64) (int64, bool) { // p: Max
 func stepUpTo(r *Run, i int, st, now int64) (int64, bool) { // p: Budget
 	nd := &r.nodes[i]
 	nd.enter(st)
+	if st < nd.start {
+		// Times went back, or a saved state claims a start later than the
+		// caller's clock: the budget counts from the earliest start seen,
+		// so that no such state can put off the end.
+		nd.start = st
+	}
 	d, ok := r.step(i+1, st, now)
 	if !ok || addSat(now, d) > addSat(nd.start, nd.p) {
 		return 0, false

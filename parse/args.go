@@ -42,7 +42,7 @@ func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
 		field := a.Field.Value
 		j := def.paramIndex(field)
 		if j < 0 {
-			msg := def.name + " has no parameter " + strconv.Quote(field)
+			msg := def.name + " has no parameter " + quote(field)
 			if s := suggest(field, def.paramNames()); s != "" {
 				msg += "; did you mean " + strconv.Quote(s) + "?"
 			}
@@ -84,6 +84,9 @@ func (b *builder) duration(n lexer.Token) (time.Duration, error) {
 	d, msg := parseDur(n.Value)
 	if msg != "" {
 		return 0, newError(b.src, n.Pos.Offset, n.Value, msg, "")
+	}
+	if b.onDur != nil {
+		b.onDur(n)
 	}
 	return d, nil
 }
@@ -128,7 +131,7 @@ func (b *builder) wrongKind(def *builtin, p param, a *astArg) error {
 	if a.Num.Type == 0 {
 		msg += "a policy"
 	} else {
-		msg += a.Num.Value
+		msg += clip(a.Num.Value)
 	}
 	off := a.valueOffset()
 	return newError(b.src, off, tokenAt(b.src, off), msg, "")

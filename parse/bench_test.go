@@ -6,7 +6,8 @@ import (
 	"github.com/recur-go/recur/parse"
 )
 
-// benchPolicies are the seeds' two examples and a 10-node composite.
+// benchPolicies are two classic policies in bare-millisecond spelling and
+// a 10-node composite.
 var benchPolicies = []struct{ name, src string }{
 	{"seed-backoff", "Intersect(backoff(100, 30000), times(5))"},
 	{"seed-andthen", "AndThen(Times(3), Spaced(60000))"},

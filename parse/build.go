@@ -22,6 +22,7 @@ type builder struct {
 	src    string
 	record bool
 	nodes  []pnode
+	onDur  func(tok lexer.Token) // if set, called with every duration token read
 }
 
 // pnode is the source of one schedule node: where it was written, the name
@@ -76,7 +77,7 @@ func (b *builder) policy(p *astPolicy) (built, error) {
 	}
 	n := p.Budget
 	if strings.HasSuffix(n.Value, "%") {
-		return built{}, newError(b.src, n.Pos.Offset, n.Value, "upto wants a duration, got "+n.Value, "")
+		return built{}, newError(b.src, n.Pos.Offset, n.Value, "upto wants a duration, got "+clip(n.Value), "")
 	}
 	d, err := b.duration(n)
 	if err != nil {
@@ -173,7 +174,7 @@ func (b *builder) call(c *astAtom) (built, error) {
 	name := c.Name.Value
 	bi := lookup(name)
 	if bi < 0 {
-		msg := "unknown name " + strconv.Quote(name)
+		msg := "unknown name " + quote(name)
 		if s := suggest(name, names()); s != "" {
 			msg += "; did you mean " + strconv.Quote(s) + "?"
 		}

@@ -78,6 +78,17 @@
 // field of type Policy reads from JSON, YAML, TOML, the environment or a
 // command-line flag without further code.
 //
+// Its errors say where in the file the mistake is. With go.yaml.in/yaml/v3
+// they carry the line and column (a *ConfigError), and LocateYAML adds the
+// key path. With encoding/json they carry the key path, and LocateJSON adds
+// the line and column. For TOML,
+// use github.com/BurntSushi/toml: Policy.UnmarshalTOML sees the decoded
+// value, so a table or a number is an error that says so, and the decoder
+// adds the key and the line. github.com/pelletier/go-toml/v2 reports the
+// key and the value's line and column for a policy string, but hands a
+// number to UnmarshalText as text, with no place, and decodes a table at a
+// Policy field into Policy's own fields without an error.
+//
 // The parser is built with participle (github.com/alecthomas/participle)
 // over a hand-written lexer; calls and their arguments are read by hand,
 // through participle's Parseable interface.

@@ -39,12 +39,17 @@ func (e *Error) Error() string {
 	b.WriteByte(':')
 	b.WriteString(strconv.Itoa(e.Column))
 	b.WriteString(": ")
+	e.writeMsg(&b)
+	return b.String()
+}
+
+// writeMsg writes the message and what was expected, without the position.
+func (e *Error) writeMsg(b *strings.Builder) {
 	b.WriteString(e.Msg)
 	if e.Expected != "" {
 		b.WriteString("; expected ")
 		b.WriteString(e.Expected)
 	}
-	return b.String()
 }
 
 // Unwrap returns the validation error behind a semantic error, so that

@@ -9,7 +9,7 @@ import (
 )
 
 func ExampleParse() {
-	// The seeds' policy, as the seeds wrote it: bare integers are milliseconds.
+	// The README's policy in the classic spelling: bare integers are milliseconds.
 	s, err := parse.Parse("Intersect(backoff(100, 30000), times(5))")
 	if err != nil {
 		fmt.Println(err)
@@ -95,13 +95,14 @@ func ExamplePolicy() {
 	out, _ := json.Marshal(c)
 	fmt.Println(string(out))
 
-	// A mistake in the policy is reported when the config is read.
+	// A mistake in the policy is reported when the config is read, with
+	// the key and the character of the string at fault.
 	err := json.Unmarshal([]byte(`{"retry": "backoff(100ms, 30s) & times(0)"}`), &c)
 	fmt.Println(err)
 	// Output:
 	// Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))
 	// {"endpoint":"https://billing.example/charge","retry":"Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))"}
-	// 1:29: Times: n 0 is below 1
+	// json: cannot unmarshal "backoff(100ms, 30s) & times(0)" (character 29 of the string: Times: n 0 is below 1) into Go struct field Config.retry of type parse.Policy
 }
 
 // checkoutRetry is a policy fixed in the program: a mistake in its text

@@ -5,7 +5,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The grammar of DESIGN §5 is
+// The grammar (docs/language.md) is
 //
 //	policy  = seq [ "upto" duration ]
 //	seq     = union { ("then" | ">>") union }

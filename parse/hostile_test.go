@@ -1,6 +1,7 @@
 package parse_test
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -47,8 +48,6 @@ func TestHostileInput(t *testing.T) {
 			"1:6148: policy has more than 4096 tokens"},
 		{"6000 operators", strings.Repeat("Forever & ", 6000) + "Forever",
 			"1:20481: policy has more than 4096 tokens"},
-		{"huge integer", "Times(" + strings.Repeat("9", 60_000) + ")",
-			"1:7: integer " + strings.Repeat("9", 60_000) + " is out of range"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,6 +63,79 @@ func TestHostileInput(t *testing.T) {
 				t.Errorf("UnmarshalText error = %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestLongTokens checks that an error quotes at most parse.MaxQuoted
+// characters of a 60 KB token, whatever the path that reports it.
+func TestLongTokens(t *testing.T) {
+	const n = 60_000
+	var (
+		name   = strings.Repeat("x", n)
+		nines  = strings.Repeat("9", n)
+		cut    = func(s string) string { return s[:parse.MaxQuoted] + "…" }
+		cutRep = func(c string) string { return cut(strings.Repeat(c, n)) }
+	)
+	tests := []struct{ name, src, want string }{
+		{"identifier", name + "(3)", `1:1: unknown name "` + cutRep("x") + `"`},
+		{"unexpected name", "Times(3) " + name, `1:10: unexpected "` + cutRep("x") + `"; expected an operator or end of input`},
+		{"parameter name", "Times(" + name + "=3)", `1:7: Times has no parameter "` + cutRep("x") + `"`},
+		{"unexpected parameter name", name + "=3", `1:1: unexpected parameter name "` + cutRep("x") + `"; expected a policy`},
+		{"integer", "Times(" + nines + ")", "1:7: integer " + cut(nines) + " is out of range"},
+		{"invalid integer", "Times(-" + nines + "x)", "1:7: Times: n wants an integer, got " + cut("-"+nines)},
+		{"percentage", "Jittered(Forever, " + nines + "%, 100%)", "1:19: percentage " + cut(nines) + " is out of range"},
+		{"milliseconds", "Spaced(" + nines + ")", "1:8: duration " + cut(nines) + " (milliseconds) is out of range"},
+		{"duration", "Spaced(" + nines + "s)", "1:8: duration " + cut(nines) + " is out of range"},
+		{"duration unit", "Spaced(1" + name + ")", `1:8: unknown unit "` + cutRep("x") + `" in duration "1` + cutRep("x")[:parse.MaxQuoted-1] + `…"`},
+		{"missing unit", "Spaced(1." + nines + ")", `1:8: missing unit in duration "1.` + cut(nines)[:parse.MaxQuoted-2] + `…"`},
+		{"invalid duration", "Spaced(" + strings.Repeat("1s.", n/3) + ")", `1:8: invalid duration "` + cut(strings.Repeat("1s.", n/3)) + `"`},
+		{"upto", "Forever upto " + nines + "%", "1:14: upto wants a duration, got " + cut(nines)},
+		{"wrong kind", "Spaced(" + nines + "%)", "1:8: Spaced: every wants a duration, got " + cut(nines)},
+		{"multi-byte characters", "Spaced(1" + strings.Repeat("µ", n/2) + ")", `1:8: unknown unit "` + strings.Repeat("µ", parse.MaxQuoted) + `…" in duration "1` + strings.Repeat("µ", parse.MaxQuoted-1) + `…"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse.Parse(tt.src)
+			if err == nil {
+				t.Fatal("Parse succeeded, want an error")
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if len(err.Error()) > 200 {
+				t.Errorf("error is %d bytes long", len(err.Error()))
+			}
+		})
+	}
+}
+
+// TestByteOrderMark checks that a UTF-8 byte order mark at the start is
+// skipped, by Parse and UnmarshalText, and that positions count from after
+// it, as an editor shows them.
+func TestByteOrderMark(t *testing.T) {
+	const bom = "\uFEFF"
+	got, err := parse.Parse(bom + "backoff(100ms, 30s) & times(5)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantRetry.Schedule, got); diff != "" {
+		t.Errorf("Parse (-want +got):\n%s", diff)
+	}
+	var p parse.Policy
+	if err := p.UnmarshalText([]byte(bom + "backoff(100ms, 30s) & times(5)")); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantRetry, p); diff != "" {
+		t.Errorf("UnmarshalText (-want +got):\n%s", diff)
+	}
+	_, err = parse.Parse(bom + "times(0)")
+	if diff := cmp.Diff("1:7: Times: n 0 is below 1", fmt.Sprint(err)); diff != "" {
+		t.Errorf("error after a BOM (-want +got):\n%s", diff)
+	}
+	// Only at the start: elsewhere it is a character like any other.
+	_, err = parse.Parse("times(1) " + bom)
+	if diff := cmp.Diff(`1:10: unexpected character "\ufeff"`, fmt.Sprint(err)); diff != "" {
+		t.Errorf("BOM inside (-want +got):\n%s", diff)
 	}
 }
 

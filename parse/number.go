@@ -14,16 +14,16 @@ import (
 func parseInt(s string) (int, string) {
 	neg, digits := sign(s)
 	if digits == "" {
-		return 0, "invalid integer " + strconv.Quote(s)
+		return 0, "invalid integer " + quote(s)
 	}
 	var n uint64
 	for i := 0; i < len(digits); i++ {
 		c := digits[i]
 		if !isDigit(c) {
-			return 0, "invalid integer " + strconv.Quote(s)
+			return 0, "invalid integer " + quote(s)
 		}
 		if n > (math.MaxInt-uint64(c-'0'))/10 {
-			return 0, "integer " + s + " is out of range"
+			return 0, "integer " + clip(s) + " is out of range"
 		}
 		n = n*10 + uint64(c-'0')
 	}
@@ -37,7 +37,7 @@ func parseInt(s string) (int, string) {
 func parsePct(s string) (int, string) {
 	n, msg := parseInt(strings.TrimSuffix(s, "%"))
 	if msg != "" {
-		return 0, "percentage " + s + " is out of range"
+		return 0, "percentage " + clip(s) + " is out of range"
 	}
 	return n, ""
 }
@@ -62,10 +62,10 @@ func parseDur(s string) (time.Duration, string) {
 	if isPlainInt(s) {
 		n, msg := parseInt(s)
 		if msg != "" {
-			return 0, "duration " + s + " (milliseconds) is out of range"
+			return 0, "duration " + clip(s) + " (milliseconds) is out of range"
 		}
 		if n > int(math.MaxInt64/int64(time.Millisecond)) || n < int(math.MinInt64/int64(time.Millisecond)) {
-			return 0, "duration " + s + " (milliseconds) is out of range"
+			return 0, "duration " + clip(s) + " (milliseconds) is out of range"
 		}
 		return time.Duration(n) * time.Millisecond, ""
 	}
@@ -87,7 +87,7 @@ var units = [...]struct {
 func goDuration(orig string) (time.Duration, string) {
 	neg, s := sign(orig)
 	if s == "" {
-		return 0, "invalid duration " + strconv.Quote(orig)
+		return 0, "invalid duration " + quote(orig)
 	}
 	var total uint64
 	limit := uint64(math.MaxInt64)
@@ -117,7 +117,7 @@ func goDuration(orig string) (time.Duration, string) {
 			}
 		}
 		if i == 0 || intDigits == 0 && i == 1 {
-			return 0, "invalid duration " + strconv.Quote(orig)
+			return 0, "invalid duration " + quote(orig)
 		}
 		// The unit: everything up to the next digit or '.'.
 		j := i
@@ -125,10 +125,10 @@ func goDuration(orig string) (time.Duration, string) {
 			j++
 		}
 		if j == i && j == len(s) {
-			return 0, "missing unit in duration " + strconv.Quote(orig) + ", such as " + strconv.Quote(orig+"s") + " or " + strconv.Quote(orig+"ms")
+			return 0, missingUnit(orig)
 		}
 		if j == i {
-			return 0, "invalid duration " + strconv.Quote(orig)
+			return 0, "invalid duration " + quote(orig)
 		}
 		unit := s[i:j]
 		ns := uint64(0)
@@ -138,21 +138,21 @@ func goDuration(orig string) (time.Duration, string) {
 			}
 		}
 		if ns == 0 {
-			msg := "unknown unit " + strconv.Quote(unit) + " in duration " + strconv.Quote(orig)
+			msg := "unknown unit " + quote(unit) + " in duration " + quote(orig)
 			if sug := suggestUnit(unit); sug != "" {
 				msg += "; did you mean " + strconv.Quote(sug) + "?"
 			}
 			return 0, msg
 		}
 		if overflow || whole > limit/ns {
-			return 0, "duration " + orig + " is out of range"
+			return 0, "duration " + clip(orig) + " is out of range"
 		}
 		v := whole * ns
 		if frac > 0 {
 			v += uint64(float64(frac) * (float64(ns) / scale))
 		}
 		if v > limit || total > limit-v {
-			return 0, "duration " + orig + " is out of range"
+			return 0, "duration " + clip(orig) + " is out of range"
 		}
 		total += v
 		s = s[j:]
@@ -195,4 +195,14 @@ func sign(s string) (neg bool, rest string) {
 		return s[0] == '-', s[1:]
 	}
 	return false, s
+}
+
+// missingUnit is the message for a duration without a unit, with the two
+// likeliest meanings when the number is short enough to repeat.
+func missingUnit(orig string) string {
+	msg := "missing unit in duration " + quote(orig)
+	if len(orig) <= MaxQuoted {
+		msg += ", such as " + strconv.Quote(orig+"s") + " or " + strconv.Quote(orig+"ms")
+	}
+	return msg
 }

@@ -29,9 +29,16 @@ const (
 	MaxDepth = 64
 )
 
+// bom is the UTF-8 byte order mark.
+const bom = "\uFEFF"
+
 // Parse reads a policy and returns the schedule it describes, validated by
 // schedule.Validate. Any error is an *Error that tells where the problem is.
+// A UTF-8 byte order mark at the start, which some editors write, is
+// skipped: positions in errors count from after it, as an editor shows
+// them.
 func Parse(src string) (schedule.Schedule, error) {
+	src = strings.TrimPrefix(src, bom)
 	if len(src) > MaxLen {
 		return nil, newError(src, MaxLen, "", "policy is "+strconv.Itoa(len(src))+" bytes long; the limit is "+strconv.Itoa(MaxLen), "")
 	}
@@ -73,7 +80,7 @@ func syntaxError(src string, err error) error {
 		want := expected(src, tok.Pos.Offset)
 		if tok.Type == tokIdent && strings.Contains(want, wantOperator) {
 			if s := suggest(tok.Value, []string{"then", "upto"}); s != "" {
-				msg := "unknown operator " + strconv.Quote(tok.Value) + "; did you mean " + strconv.Quote(s) + "?"
+				msg := "unknown operator " + quote(tok.Value) + "; did you mean " + strconv.Quote(s) + "?"
 				return newError(src, tok.Pos.Offset, tok.Value, msg, "")
 			}
 		}
@@ -97,9 +104,9 @@ func describe(tok lexer.Token) string {
 	case tok.EOF():
 		return "end of input"
 	case tok.Type == tokField:
-		return "parameter name " + strconv.Quote(tok.Value)
+		return "parameter name " + quote(tok.Value)
 	}
-	return strconv.Quote(tok.Value)
+	return quote(tok.Value)
 }
 
 // Descriptions of what may come next, for Error.Expected.

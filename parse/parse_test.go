@@ -16,7 +16,7 @@ func TestParse(t *testing.T) {
 		src  string
 		want schedule.Schedule
 	}{
-		// The seeds' spellings, as written.
+		// The classic spellings, with bare milliseconds.
 		{"seed backoff", "Intersect(backoff(100, 30000), times(5))", schedule.Intersect{A: backoff, B: schedule.Times{N: 5}}},
 		{"seed andthen", "AndThen(Times(3), Spaced(60000))", schedule.AndThen{First: schedule.Times{N: 3}, Then: schedule.Spaced{Every: time.Minute}}},
 

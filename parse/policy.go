@@ -17,6 +17,14 @@ import (
 //		Retry parse.Policy `json:"retry"`
 //	}
 //
+// A mistake is reported where the file has it: UnmarshalYAML gives the
+// line and column in the file (a *ConfigError; LocateYAML adds the key),
+// UnmarshalJSON the key path (a *json.UnmarshalTypeError; LocateJSON adds
+// the line and column), and UnmarshalTOML lets github.com/BurntSushi/toml
+// add the key and the line.
+// A value that is not a string (a mapping, a list, a number, a boolean) is
+// an error that says what it is, never a policy left unset.
+//
 // The zero Policy has a nil Schedule and stands for "not set": it prints
 // and marshals as the empty string, and the empty string unmarshals to it,
 // so a config without the field round-trips. A program gives it its own

@@ -45,7 +45,7 @@ func (p *poller) op(context.Context) error {
 	return nil
 }
 
-// TestSeedPollEveryThirtySeconds is the seeds' "every thirty seconds until
+// TestSeedPollEveryThirtySeconds is "every thirty seconds until
 // something breaks": the count of successful runs comes back, with the
 // error that broke it, and the polls keep to the 30-second grid however
 // long each takes.

@@ -12,7 +12,7 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// policy is the seeds' favourite: back off from 100ms to 30s with 50–100%
+// policy is the README's: back off from 100ms to 30s with 50–100%
 // jitter, at most five attempts.
 var policy schedule.Schedule = schedule.Intersect{A: schedule.Backoff(100*time.Millisecond, 30*time.Second), B: schedule.Times{N: 5}}
 
@@ -40,7 +40,7 @@ func BenchmarkDirect(b *testing.B) {
 }
 
 // BenchmarkFirstTry is a call whose first attempt succeeds, through
-// RetryWhile with the seeds' policy and the zero Options (real clock and
+// RetryWhile with the README's policy and the zero Options (real clock and
 // random).
 func BenchmarkFirstTry(b *testing.B) {
 	ctx := context.Background()

@@ -19,7 +19,7 @@ type statusError struct{ code int }
 
 func (e statusError) Error() string { return fmt.Sprintf("HTTP %d", e.code) }
 
-// The seeds' example: back off, give up after five attempts, and waste none
+// The README's example: back off, give up after five attempts, and waste none
 // on an error that will never come good. The clock and the random source
 // are pinned, so the 30-second loop runs at once and prints the same waits
 // every time.
@@ -29,7 +29,7 @@ func ExampleRetryWhile() {
 		var se statusError
 		return !errors.As(err, &se) || se.code >= 500 // refuse 4xx
 	}
-	clock := clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clockcap.Virtual(time.Now())
 	o := retry.Options{
 		Clock:  clock,
 		Random: randcap.Seeded(1),
@@ -57,7 +57,7 @@ func ExampleRetryWhile() {
 
 // A flaky operation succeeds on its third attempt.
 func ExampleRetry() {
-	o := retry.Options{Clock: clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}
+	o := retry.Options{Clock: clockcap.Virtual(time.Now())}
 	calls := 0
 	n, err := retry.Retry(context.Background(), o, schedule.Times{N: 5}, func(context.Context) (int, error) {
 		if calls++; calls < 3 {
@@ -85,7 +85,7 @@ func ExampleRetryIf() {
 		}
 		return verdict.Neutral
 	}
-	o := retry.Options{Clock: clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}
+	o := retry.Options{Clock: clockcap.Virtual(time.Now())}
 	answers := []int{429, 503, 400}
 	_, err := retry.RetryIf(context.Background(), o, schedule.Times{N: 5}, classify, func(context.Context) (string, error) {
 		code := answers[0]
@@ -104,7 +104,7 @@ func ExampleRetryIf() {
 // A server that answers "busy, come back in 5s" is obeyed: the wait is the
 // longer of the schedule's delay and the pushback.
 func ExampleAfter() {
-	clock := clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := clockcap.Virtual(time.Now())
 	o := retry.Options{Clock: clock, MaxPushback: time.Minute}
 	calls := 0
 	_, err := retry.Retry(context.Background(), o, schedule.Spaced{Every: time.Second}, func(context.Context) (string, error) {
@@ -119,12 +119,19 @@ func ExampleAfter() {
 
 // An *Error says why the runner stopped and wraps the last error and, for
 // a deadline, context.DeadlineExceeded.
+//
+// The deadline comes from the same clock the runner reads: the virtual
+// clock, started at the real time.Now(). The runner measures the time left
+// on that clock, while package context measures the deadline against real
+// time; a virtual clock started at a fixed date in the past would hand the
+// runner a context that had expired before the first attempt, and the
+// example would print "deadline exceeded" for the wrong reason.
 func ExampleError() {
-	start := time.Now().Add(time.Hour) // a virtual clock ahead of the real deadline's clock
-	ctx, cancel := context.WithDeadline(context.Background(), start.Add(10*time.Second))
+	clock := clockcap.Virtual(time.Now())
+	ctx, cancel := context.WithDeadline(context.Background(), clock.Now().Add(10*time.Second))
 	defer cancel()
 	refused := errors.New("connection refused")
-	o := retry.Options{Clock: clockcap.Virtual(start)}
+	o := retry.Options{Clock: clock}
 	_, err := retry.Retry(ctx, o, schedule.Spaced{Every: 4 * time.Second}, func(context.Context) (int, error) {
 		return 0, refused
 	})

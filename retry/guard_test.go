@@ -41,8 +41,8 @@ func newBreaker(t *testing.T, clock clockcap.Clock) *breaker.Breaker {
 	return b
 }
 
-// TestBreakerStopsTheRetryLoop is seed 002's first quality gate: a retry
-// loop stops at once when the breaker opens, and the downstream sees no
+// TestBreakerStopsTheRetryLoop: no retry goes through an open breaker; a
+// retry loop stops at once when the breaker opens, and the downstream sees no
 // call while it is open.
 func TestBreakerStopsTheRetryLoop(t *testing.T) {
 	clock := clockcap.Virtual(time.Now())
@@ -92,8 +92,8 @@ func TestBreakerStopsTheRetryLoop(t *testing.T) {
 	}
 }
 
-// TestAttemptCapAgainstAPersistentFailure is seed 002's per-request cap
-// gate: every call makes exactly its three attempts, no more.
+// TestAttemptCapAgainstAPersistentFailure checks the SRE book's
+// per-request cap: every call makes exactly its three attempts, no more.
 func TestAttemptCapAgainstAPersistentFailure(t *testing.T) {
 	clock := clockcap.Virtual(time.Now())
 	d := &downstream{down: true}

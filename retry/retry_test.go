@@ -22,7 +22,7 @@ import (
 
 const sec = time.Second
 
-// TestSeedGivesUpAfterFiveAttempts is the seeds' "it gives up after five
+// TestSeedGivesUpAfterFiveAttempts is "it gives up after five
 // attempts": the backoff policy, a target that never answers, the clock and
 // the random pinned. It finishes at once, and its waits are exactly those
 // the interpreter computes for seed 1.
@@ -56,8 +56,8 @@ func TestSeedGivesUpAfterFiveAttempts(t *testing.T) {
 	}
 }
 
-// TestSeedTryHardThenOncePerMinute is the seeds' AndThen(Times(3),
-// Spaced(60s)): three attempts at once, then one a minute on a grid
+// TestSeedTryHardThenOncePerMinute is "try hard three times, then once a
+// minute", AndThen(Times(3), Spaced(60s)): three attempts at once, then one a minute on a grid
 // anchored at the third attempt's start, so slow attempts do not drift.
 func TestSeedTryHardThenOncePerMinute(t *testing.T) {
 	s := schedule.AndThen{First: schedule.Times{N: 3}, Then: schedule.Spaced{Every: time.Minute}}

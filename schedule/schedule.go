@@ -24,7 +24,7 @@ type Schedule interface {
 // saturates at it instead of overflowing.
 const MaxDuration time.Duration = math.MaxInt64
 
-// Backoff is the policy the seeds recommend for remote calls: an exponential
+// Backoff is the classic jittered backoff for remote calls: an exponential
 // delay from base, doubling up to cap, each delay scaled by a random 50–100%.
 // It is Jittered{Exponential{base, 200, cap}, 50, 100}.
 func Backoff(base, cap time.Duration) Jittered {

@@ -12,28 +12,44 @@
 // the last client succeeded, and shows why jitter matters: without it, clients
 // that collided once collide again.
 //
-// Simulate is deterministic: the same Config gives the same Result.
+// Simulate is deterministic: the same Config gives the same Result. Its
+// work is bounded (see MaxWork and the other limits), and it stops early,
+// with the runs made so far, when its context is done.
 package storm
 
 import (
-	"container/heap"
-	"math"
+	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
-	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )
 
 // Config describes the experiment. The zero value of each field means the
-// blog's setting.
+// blog's setting; Validate checks the limits of each.
 type Config struct {
-	Clients  int           // contending clients; default 100
-	Runs     int           // runs averaged; default 100
-	NetMean  time.Duration // mean one-way network delay; default 10ms
-	NetSD    time.Duration // its standard deviation; default 2ms
+	Clients  int           // contending clients, at most MaxClients; 0 means 100
+	Runs     int           // runs averaged, at most MaxRuns; 0 means 100
+	NetMean  time.Duration // mean one-way network delay, at most MaxNetDelay; 0 means 10ms
+	NetSD    time.Duration // its standard deviation, at most MaxNetDelay; 0 means 2ms
 	Seed     uint64        // seeds the network and the clients' schedules
-	MaxCalls int           // per run, after which the run is cut short; default 10 000 000
+	MaxCalls int           // write calls per run after which the run is cut short; 0 means MaxWork / Runs
+
+	// Progress, if not nil, is called after every run and every
+	// ProgressEvery write calls within a run, on Simulate's goroutine.
+	Progress func(Progress)
+}
+
+// ProgressEvery is how many write calls a run makes between two calls of
+// Config.Progress.
+const ProgressEvery = 1 << 14
+
+// Progress says how far Simulate has got.
+type Progress struct {
+	Run   int // runs finished
+	Runs  int // runs to make
+	Calls int // write calls so far, all runs together; at most MaxWork
 }
 
 // Result is the average outcome of the runs.
@@ -43,168 +59,77 @@ type Result struct {
 	Calls    float64       // write calls per run: the work
 	Time     time.Duration // mean time from the start until the last client succeeded
 	GaveUp   float64       // clients per run whose schedule stopped before they succeeded
-	Cut      int           // runs cut short at MaxCalls
+	Cut      int           // runs cut short at MaxCalls, or by the context
 	Attempts float64       // attempts per client: Calls / Clients
+	Partial  bool          // the context ended Simulate before all the runs asked for were made
 }
 
 func (c Config) withDefaults() Config {
-	if c.Clients <= 0 {
+	if c.Clients == 0 {
 		c.Clients = 100
 	}
-	if c.Runs <= 0 {
+	if c.Runs == 0 {
 		c.Runs = 100
 	}
-	if c.NetMean <= 0 {
+	if c.NetMean == 0 {
 		c.NetMean = 10 * time.Millisecond
 	}
-	if c.NetSD <= 0 {
+	if c.NetSD == 0 {
 		c.NetSD = 2 * time.Millisecond
 	}
-	if c.MaxCalls <= 0 {
-		c.MaxCalls = 10_000_000
+	if c.MaxCalls == 0 && c.Runs > 0 {
+		c.MaxCalls = MaxWork / c.Runs
 	}
 	return c
 }
 
 // Simulate runs the experiment with every client retrying on s. An invalid
-// s makes every client give up after its first failed write.
-func Simulate(s schedule.Schedule, cfg Config) Result {
+// s makes every client give up after its first failed write. What Check
+// refuses is an error wrapping ErrConfig, returned before any work.
+//
+// When ctx is done Simulate stops at once and returns the runs made so
+// far, with Partial set, and an error wrapping ctx's error: Runs counts the
+// run it was in the middle of (as Cut as well), and is 0 when it stopped
+// before the first run began.
+func Simulate(ctx context.Context, s schedule.Schedule, cfg Config) (Result, error) {
+	if err := Check(s, cfg); err != nil {
+		return Result{}, err
+	}
 	cfg = cfg.withDefaults()
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73746f726d))
-	res := Result{Clients: cfg.Clients, Runs: cfg.Runs}
+	res := Result{Clients: cfg.Clients}
 	var total float64
-	w := world{cfg: cfg, rng: rng, s: s}
-	for i := 0; i < cfg.Runs; i++ {
-		calls, end, gaveUp, cut := w.run()
-		res.Calls += float64(calls)
-		total += float64(end)
-		res.GaveUp += float64(gaveUp)
-		if cut {
+	w := world{ctx: ctx, cfg: cfg, rng: rng, s: s}
+	var err error
+	for res.Runs < cfg.Runs {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		o := w.run()
+		res.Runs++
+		res.Calls += float64(o.calls)
+		total += float64(o.end)
+		res.GaveUp += float64(o.gaveUp)
+		if o.cut {
 			res.Cut++
 		}
+		if err = o.err; err != nil {
+			break
+		}
+		w.done = res.Runs
+		w.progress(0)
 	}
-	n := float64(cfg.Runs)
+	if err != nil {
+		res.Partial = true
+		err = fmt.Errorf("storm: stopped after %d of %d runs: %w", res.Runs, cfg.Runs, err)
+	}
+	if res.Runs == 0 {
+		return res, err
+	}
+	n := float64(res.Runs)
 	res.Calls /= n
 	res.GaveUp /= n
 	res.Time = time.Duration(total / n)
 	res.Attempts = res.Calls / float64(cfg.Clients)
-	return res
-}
-
-// event kinds: a message arriving.
-const (
-	readAtServer = iota
-	readReply
-	writeAtServer
-	writeReply
-)
-
-type event struct {
-	at      int64 // nanoseconds since the run began
-	seq     int64 // ties broken by order of sending
-	client  int
-	kind    int
-	version int64 // read reply: the version read; write: the version to write; write reply: 1 if it succeeded
-}
-
-type queue []event
-
-func (q queue) Len() int { return len(q) }
-func (q queue) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
-	}
-	return q[i].seq < q[j].seq
-}
-func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *queue) Push(x any)   { *q = append(*q, x.(event)) }
-func (q *queue) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
-}
-
-type client struct {
-	run     interp.Run
-	attempt int64 // when the current attempt began
-}
-
-type world struct {
-	cfg     Config
-	rng     *rand.Rand
-	s       schedule.Schedule
-	q       queue
-	seq     int64
-	clients []client
-}
-
-func (w *world) net() int64 {
-	d := math.Abs(w.rng.NormFloat64()*float64(w.cfg.NetSD) + float64(w.cfg.NetMean))
-	return int64(min(d, float64(math.MaxInt64/4)))
-}
-
-func (w *world) send(at int64, c, kind int, version int64) {
-	w.seq++
-	heap.Push(&w.q, event{at: addSat(at, w.net()), seq: w.seq, client: c, kind: kind, version: version})
-}
-
-// run simulates one run and returns the write calls, the time the last
-// client succeeded, how many gave up and whether it was cut short.
-func (w *world) run() (calls int, end int64, gaveUp int, cut bool) {
-	w.q = w.q[:0]
-	w.seq = 0
-	if len(w.clients) != w.cfg.Clients {
-		w.clients = make([]client, w.cfg.Clients)
-		for i := range w.clients {
-			w.clients[i].run = interp.Start(w.s, 0)
-		}
-	}
-	for i := range w.clients {
-		w.clients[i].run.Reset(w.rng.Uint64())
-		w.clients[i].attempt = 0
-		w.send(0, i, readAtServer, 0)
-	}
-	var version int64
-	for w.q.Len() > 0 {
-		e := heap.Pop(&w.q).(event)
-		c := &w.clients[e.client]
-		switch e.kind {
-		case readAtServer:
-			w.send(e.at, e.client, readReply, version)
-		case readReply:
-			w.send(e.at, e.client, writeAtServer, e.version)
-		case writeAtServer:
-			calls++
-			ok := int64(0)
-			if e.version == version {
-				version++
-				ok = 1
-			}
-			w.send(e.at, e.client, writeReply, ok)
-			if calls >= w.cfg.MaxCalls {
-				return calls, e.at, gaveUp, true
-			}
-		case writeReply:
-			if e.version == 1 {
-				end = max(end, e.at) // this client is done
-				continue
-			}
-			d, ok := c.run.Next(time.Duration(c.attempt), time.Duration(e.at))
-			if !ok {
-				gaveUp++
-				continue
-			}
-			c.attempt = addSat(e.at, int64(d))
-			w.send(c.attempt, e.client, readAtServer, 0)
-		}
-	}
-	return calls, end, gaveUp, false
-}
-
-func addSat(a, b int64) int64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return math.MaxInt64
+	return res, err
 }

@@ -1,6 +1,7 @@
 package storm_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ func TestReproducesTheBlogsOrdering(t *testing.T) {
 	}
 	r := map[string]storm.Result{}
 	for name, s := range map[string]schedule.Schedule{"none": none, "exponential": exponential, "equal": equal, "full": full, "decorr": decorr} {
-		r[name] = storm.Simulate(s, cfg)
+		r[name] = simulate(t, s, cfg)
 		t.Logf("%-12s calls %8.1f  time %v", name, r[name].Calls, r[name].Time)
 	}
 	// Without backoff the last client finishes soonest, at the price of
@@ -52,7 +53,7 @@ func TestReproducesTheBlogsOrdering(t *testing.T) {
 
 func TestDeterministic(t *testing.T) {
 	cfg := storm.Config{Clients: 20, Runs: 5, Seed: 7}
-	a, b := storm.Simulate(full, cfg), storm.Simulate(full, cfg)
+	a, b := simulate(t, full, cfg), simulate(t, full, cfg)
 	if a != b {
 		t.Errorf("same config, different results: %+v vs %+v", a, b)
 	}
@@ -61,7 +62,7 @@ func TestDeterministic(t *testing.T) {
 func TestGivingUp(t *testing.T) {
 	// Three attempts each and no delay: some of 10 clients must give up,
 	// each after exactly three writes; a winner made one to three.
-	r := storm.Simulate(schedule.Times{N: 3}, storm.Config{Clients: 10, Runs: 1, Seed: 1})
+	r := simulate(t, schedule.Times{N: 3}, storm.Config{Clients: 10, Runs: 1, Seed: 1})
 	if r.GaveUp < 1 || r.GaveUp > 7 {
 		t.Errorf("GaveUp = %v; want 1..7", r.GaveUp)
 	}
@@ -72,8 +73,18 @@ func TestGivingUp(t *testing.T) {
 }
 
 func TestCut(t *testing.T) {
-	r := storm.Simulate(none, storm.Config{Clients: 100, Runs: 1, MaxCalls: 500})
+	r := simulate(t, none, storm.Config{Clients: 100, Runs: 1, MaxCalls: 500})
 	if r.Cut != 1 || r.Calls != 500 {
 		t.Errorf("Cut = %d, Calls = %v; want 1, 500", r.Cut, r.Calls)
 	}
+}
+
+// simulate runs storm.Simulate and fails the test on an error.
+func simulate(t *testing.T, s schedule.Schedule, cfg storm.Config) storm.Result {
+	t.Helper()
+	r, err := storm.Simulate(context.Background(), s, cfg)
+	if err != nil {
+		t.Fatalf("Simulate(%v, %+v): %v", s, cfg, err)
+	}
+	return r
 }

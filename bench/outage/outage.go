@@ -1,4 +1,4 @@
-// Package outage replays the retry-storm scenario of the seeds: a
+// Package outage replays a retry-storm scenario: a
 // dependency that goes down for a few seconds under steady load, called by
 // clients that retry through recur's runner (retry.Retry), with and without
 // a retry budget or a circuit breaker. It measures what operators care
@@ -65,13 +65,13 @@ type Config struct {
 	After   time.Duration     // healthy after it; default 16s
 	Policy  schedule.Schedule // the clients' retry policy; default DefaultPolicy
 	Budget  Budget            // each client's retry budget; default none
-	Breaker bool              // whether each client has a breaker (breaker.Config{}: the seeds' defaults)
+	Breaker bool              // whether each client has a breaker (breaker.Config{}: its defaults)
 	Bucket  time.Duration     // the resolution of Recovery and Peak; default 100ms
 }
 
 // DefaultPolicy is the clients' policy unless Config says otherwise: full
-// jitter from 100ms capped at 10s, at most 3 attempts (the seeds' per-request
-// cap).
+// jitter from 100ms capped at 10s, at most 3 attempts (the Google SRE
+// book's per-request cap).
 var DefaultPolicy schedule.Schedule = schedule.Intersect{A: schedule.FullJitter(100*time.Millisecond, 10*time.Second), B: schedule.Times{N: 3}}
 
 func (c Config) withDefaults() Config {

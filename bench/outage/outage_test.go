@@ -38,7 +38,7 @@ func spanLoad(r Result, c Config, from, to time.Duration) float64 {
 	return float64(attempts) / float64(requests)
 }
 
-// The seeds' promises for a full outage of 4 s under 1000 requests a
+// What the budgets promise for a full outage of 4 s under 1000 requests a
 // second, through the runner.
 func TestSeedPromises(t *testing.T) {
 	base := Config{Seed: 1}

@@ -13,7 +13,7 @@ var NoRetries schedule.Schedule = schedule.Times{N: 1}
 
 // Scenarios are the rows of the retry-storm table: no retries as the
 // baseline, DefaultPolicy alone, with each budget, with a breaker, and with
-// a breaker and the A6 bucket (the seeds' defaults for a database client).
+// a breaker and the A6 bucket (what a database client typically defaults to).
 func Scenarios() []Scenario {
 	return []Scenario{
 		{"no retries", Config{Policy: NoRetries}},

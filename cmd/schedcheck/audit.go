@@ -17,8 +17,12 @@ rule. The plan is YAML or JSON, as docs/audit-plan.schema.json describes;
 - reads standard input. A policy that does not parse is reported at its
 line and column in the plan.
 
+A misspelt key is an error that names the layer and suggests the known key
+nearest to it. A plan is read up to 1 MiB, with at most 64 layers; YAML
+aliases may not refer to themselves or expand past a limit.
+
 Exit status: 0 when the plan passes (no error-level finding), 1 when it does
-not pass or does not parse, 2 for a usage error.
+not pass or does not parse, 2 for a usage error or a plan with no layers.
 
 Examples:
   schedcheck audit examples/audit/pass.yaml
@@ -47,10 +51,17 @@ func runAudit(c *cli, args []string) int {
 	p, err := audit.Decode(data)
 	if err != nil {
 		var pe *audit.PolicyError
-		if errors.As(err, &pe) {
-			c.reportError(parsed{src: source{name: name, key: pe.Path, text: pe.Text, line: pe.Line, file: data}, err: pe.Err})
-		} else {
+		var ke *audit.KeyError
+		switch {
+		case errors.As(err, &pe):
+			c.reportError(parsed{src: source{name: name, key: pe.Path, text: pe.Text, line: pe.Line, file: newFileText(data)}, err: pe.Err})
+		case errors.As(err, &ke):
+			fmt.Fprintf(c.stderr, "%s:%v\n", name, ke)
+		default:
 			fmt.Fprintf(c.stderr, "%s: %v\n", name, err)
+		}
+		if errors.Is(err, audit.ErrNoLayers) {
+			return exitUsage
 		}
 		return exitInvalid
 	}

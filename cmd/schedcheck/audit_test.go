@@ -38,7 +38,7 @@ func TestAuditGolden(t *testing.T) {
 	}
 }
 
-// auditJSON is the JSON report with exactly the seed's field names.
+// auditJSON is the JSON report with exactly its documented field names.
 type auditJSON struct {
 	Pass            bool           `json:"pass"`
 	Score           int            `json:"score"`
@@ -54,7 +54,7 @@ type auditFinding struct {
 }
 
 // TestAuditJSONMatchesLibrary checks that audit --json prints what
-// audit.Run returns, with exactly the seed's field names, and the text
+// audit.Run returns, with exactly its documented field names, and the text
 // output what Report.String does.
 func TestAuditJSONMatchesLibrary(t *testing.T) {
 	for _, name := range []string{"pass.yaml", "fail.yaml", "resilience4j.json"} {

@@ -22,6 +22,12 @@ import (
 func textChart(w io.Writer, d distribution) {
 	const width = 40
 	fmt.Fprintf(w, "%s\n%d seeds; each row: delay p5 ├─●─┤ p95 (● median)\n", d.Policy, d.Seeds)
+	if d.Partial != "" {
+		fmt.Fprintf(w, "partial: %s\n", d.Partial)
+	}
+	if d.Seeds == 0 {
+		return
+	}
 	if len(d.Delay) == 0 {
 		fmt.Fprintln(w, "no retries: the policy stops after the first attempt")
 		return
@@ -75,7 +81,11 @@ const (
 // wait — on cv.
 func draw(cv canvas, d distribution) {
 	cv.text(chartW/2, 22, d.Policy, 0)
-	cv.text(chartW/2, 40, fmt.Sprintf("median and 5th-95th percentile over %d seeds; attempts take no time", d.Seeds), 0)
+	sub := fmt.Sprintf("median and 5th-95th percentile over %d seeds; attempts take no time", d.Seeds)
+	if d.Partial != "" {
+		sub = "partial: " + d.Partial + "; " + sub
+	}
+	cv.text(chartW/2, 40, sub, 0)
 	panel(cv, 70, "delay before retry", d.Delay)
 	panel(cv, 70+panelH+80, "total wait so far", d.Total)
 }

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
 )
 
 const checkHelp = `
@@ -10,7 +14,14 @@ Check parses and validates each policy: the arguments, each file given with
 -f (one policy per file; comments and newlines are allowed), or, with --key,
 every string at that dotted key path in each -f file read as JSON, YAML or
 TOML (by extension; .json and .yaml read alike). A "*" in the path matches
-any key; lists along the way are searched element by element.
+any key; lists along the way are searched element by element. A value at
+the path that is not a string (a number, a mapping, a table) is an error at
+its line and column. A file given without --key that looks like a config
+file gets a hint to pass --key.
+
+Input is read up to 1 MiB per file. In config files, lists and tables may
+nest 100 deep (JSON, TOML) and YAML aliases may not refer to themselves or
+stand for more than 100,000 nodes.
 
 Errors are printed as FILE:LINE:COL: message, with the source line and a
 caret. Exit status: 0 when every policy is valid, 1 when one is not, 2 for a
@@ -42,6 +53,13 @@ func runCheck(c *cli, args []string) int {
 		srcs = append(srcs, fromFiles...)
 		fl = nil
 	}
+	// A config file may hold thousands of policies: buffer the output.
+	out, errs := bufio.NewWriter(c.stdout), bufio.NewWriter(c.stderr)
+	defer out.Flush()
+	defer errs.Flush()
+	c = &cli{stdin: c.stdin, stdout: out, stderr: errs}
+	status := exitOK
+	enc := json.NewEncoder(c.stdout)
 	for _, f := range fl {
 		b, err := c.readFile(f)
 		if err != nil {
@@ -53,24 +71,32 @@ func runCheck(c *cli, args []string) int {
 			c.errorf("%v", err)
 			return exitInvalid
 		}
-		if len(found) == 0 {
+		if len(found.srcs) == 0 && len(found.bad) == 0 {
 			c.errorf("%s: no string at key %s", f, *key)
 			return exitInvalid
 		}
-		srcs = append(srcs, found...)
+		for _, m := range found.bad {
+			status = exitInvalid
+			if *asJSON {
+				m := m.(misfit)
+				enc.Encode(checkResult{Source: m.name + ":" + m.key, Error: m.msg(), Line: m.line, Column: m.col})
+			} else {
+				fmt.Fprintln(c.stderr, m)
+			}
+		}
+		srcs = append(srcs, found.srcs...)
 	}
 	if *key != "" && len(fl) == 0 {
 		c.errorf("--key needs a config file given with -f")
 		return exitUsage
 	}
-	if len(srcs) == 0 {
+	if len(srcs) == 0 && status == exitOK {
 		c.errorf("check: no policy given")
+		errs.Flush() // before the usage, which fs prints unbuffered
 		fs.Usage()
 		return exitUsage
 	}
-	status := exitOK
-	enc := json.NewEncoder(c.stdout)
-	for _, p := range parseAll(srcs) {
+	for _, p := range parseCached(srcs) {
 		if p.err != nil {
 			status = exitInvalid
 		}
@@ -80,12 +106,85 @@ func runCheck(c *cli, args []string) int {
 		}
 		if p.err != nil {
 			c.reportError(p)
+			if h := configHint(p.src); h != "" {
+				fmt.Fprintf(c.stderr, "\thint: %s\n", h)
+			}
 		} else {
 			fmt.Fprintf(c.stdout, "%s: ok: %v\n", p.src.label(), p.s)
 		}
 	}
 	return status
 }
+
+// parseCached is parseAll parsing each distinct text once: YAML aliases
+// can repeat one long policy at many keys.
+func parseCached(srcs []source) []parsed {
+	seen := map[string]parsed{}
+	out := make([]parsed, len(srcs))
+	for i, src := range srcs {
+		p, ok := seen[src.text]
+		if !ok {
+			p = parseAll([]source{src})[0]
+			seen[src.text] = p
+		}
+		p.src = src
+		out[i] = p
+	}
+	return out
+}
+
+// configHint returns a hint for a file of policies that did not parse and
+// looks like a config file, or "".
+func configHint(src source) string {
+	if src.key != "" || src.file != nil || strings.HasPrefix(src.name, "arg ") {
+		return ""
+	}
+	kind := ""
+	switch strings.ToLower(filepath.Ext(src.name)) {
+	case ".yaml", ".yml":
+		kind = "YAML"
+	case ".json":
+		kind = "JSON"
+	case ".toml":
+		kind = "TOML"
+	default:
+		kind = sniffConfig(src.text)
+	}
+	if kind == "" {
+		return ""
+	}
+	return "this looks like a " + kind + " config file; pass --key PATH to pick the policies in it (for example --key clients.*.retry)"
+}
+
+// sniffConfig guesses from its first line that is not blank or a comment
+// whether text is a YAML, TOML or JSON config file, which no policy's
+// first line looks like.
+func sniffConfig(text string) string {
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || line == "---" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "{"):
+			return "JSON"
+		case strings.HasPrefix(line, "["):
+			return "TOML"
+		case yamlKey.MatchString(line):
+			return "YAML"
+		case tomlKey.MatchString(line):
+			return "TOML"
+		}
+		return ""
+	}
+	return ""
+}
+
+// yamlKey and tomlKey match the start of a line "key: …" and "key = …".
+var (
+	yamlKey = regexp.MustCompile(`^[A-Za-z_][\w.-]*:(\s|$)`)
+	tomlKey = regexp.MustCompile(`^[A-Za-z_][\w.-]*\s*=`)
+)
 
 // checkResult is check's JSON output for one policy.
 type checkResult struct {

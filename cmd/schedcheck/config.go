@@ -2,103 +2,207 @@ package main
 
 import (
 	"fmt"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/recur-go/recur/internal/yamlguard"
 	"go.yaml.in/yaml/v3"
 )
 
+// maxDepth is the deepest nesting of lists, mappings and tables that check
+// --key reads in a JSON or TOML file, checked by a scan of the bytes before
+// the file is decoded. (YAML's decoder stops at 10,000 levels itself.)
+const maxDepth = 100
+
+// configResult is what check --key finds in one config file: the strings
+// at the key path, and an error for each other value there.
+type configResult struct {
+	srcs []source
+	bad  []error
+}
+
+// misfit is a value at the key path that is not a string.
+type misfit struct {
+	name      string
+	line, col int
+	key, what string
+}
+
+func (m misfit) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s", m.name, m.line, m.col, m.key, m.msg())
+}
+
+func (m misfit) msg() string {
+	return "found " + m.what + " where a policy belongs; a policy is a string, such as \"backoff(100ms, 30s) & times(5)\""
+}
+
 // configPolicies returns every string at the dotted key path in a JSON,
-// YAML or TOML config file. A path segment "*" matches every key of a
-// mapping; a sequence on the way applies the rest of the path to each of
-// its elements, and a sequence of strings at the end yields each string.
-func configPolicies(name string, data []byte, key string) ([]source, error) {
+// YAML or TOML config file, and an error for each value there that is not
+// a string. A path segment "*" matches every key of a mapping; a sequence
+// on the way applies the rest of the path to each of its elements, and a
+// sequence at the end yields each element.
+func configPolicies(name string, data []byte, key string) (configResult, error) {
 	path := strings.Split(key, ".")
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".toml":
-		var v any
-		if _, err := toml.Decode(string(data), &v); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext == ".json" || ext == ".toml" {
+		if err := checkDepth(data, ext == ".toml"); err != nil {
+			return configResult{}, fmt.Errorf("%s:%v", name, err)
 		}
-		var out []source
-		collectAny(v, path, "", func(at, text string) {
-			out = append(out, source{name: name, key: at, text: text, line: 1, file: data})
-		})
-		return out, nil
-	default: // YAML, and JSON, which YAML reads too
-		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if ext == ".toml" {
+		return tomlPolicies(name, data, path)
+	}
+	// YAML, and JSON, which YAML reads too.
+	root, err := yamlguard.Decode(data)
+	if err != nil {
+		return configResult{}, fmt.Errorf("%s: %v", name, err)
+	}
+	w := yamlWalker{name: name, file: newFileText(data)}
+	if root != nil {
+		w.walk(root, path)
+	}
+	return w.res, nil
+}
+
+// keyPath is a key path built as the walk goes down, joined only for a
+// value that is reported: joining at every level would cost time and
+// memory quadratic in the depth.
+type keyPath []string
+
+func (p keyPath) String() string {
+	var b strings.Builder
+	for _, s := range p {
+		if isIndex(s) {
+			s = s[1:]
+		} else if b.Len() > 0 {
+			b.WriteByte('.')
 		}
-		if len(doc.Content) == 0 {
-			return nil, nil
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// index returns the key path segment of a list's i-th element. It starts
+// with a NUL byte, to tell it from a key that looks like an index.
+func index(i int) string { return "\x00[" + strconv.Itoa(i) + "]" }
+
+func isIndex(s string) bool { return strings.HasPrefix(s, "\x00") }
+
+type yamlWalker struct {
+	name string
+	file *fileText
+	at   keyPath
+	res  configResult
+}
+
+func (w *yamlWalker) walk(n *yaml.Node, path []string) {
+	for n.Kind == yaml.AliasNode { // yamlguard.Decode has ruled out cycles
+		n = n.Alias
+	}
+	switch {
+	case n.Kind == yaml.SequenceNode:
+		for i, e := range n.Content {
+			w.at = append(w.at, index(i))
+			w.walk(e, path)
+			w.at = w.at[:len(w.at)-1]
 		}
-		var out []source
-		collectNode(doc.Content[0], path, "", func(at string, n *yaml.Node) {
+	case len(path) == 0:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
 			line := n.Line
 			if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 				line++ // a block scalar starts on the line after its indicator
 			}
-			out = append(out, source{name: name, key: at, text: n.Value, line: line, file: data})
-		})
-		return out, nil
-	}
-}
-
-func collectNode(n *yaml.Node, path []string, at string, emit func(string, *yaml.Node)) {
-	switch {
-	case n.Kind == yaml.AliasNode:
-		collectNode(n.Alias, path, at, emit)
-	case n.Kind == yaml.SequenceNode:
-		for i, e := range n.Content {
-			collectNode(e, path, at+"["+strconv.Itoa(i)+"]", emit)
+			w.res.srcs = append(w.res.srcs, source{name: w.name, key: w.at.String(), text: n.Value, line: line, file: w.file})
+			return
 		}
-	case len(path) == 0:
-		if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
-			emit(at, n)
-		}
+		w.res.bad = append(w.res.bad, misfit{w.name, n.Line, n.Column, w.at.String(), yamlKind(n)})
 	case n.Kind == yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if k := n.Content[i].Value; path[0] == "*" || k == path[0] {
-				collectNode(n.Content[i+1], path[1:], join(at, k), emit)
+				w.at = append(w.at, k)
+				w.walk(n.Content[i+1], path[1:])
+				w.at = w.at[:len(w.at)-1]
 			}
 		}
 	}
 }
 
-func collectAny(v any, path []string, at string, emit func(at, text string)) {
-	switch v := v.(type) {
-	case []any:
-		for i, e := range v {
-			collectAny(e, path, at+"["+strconv.Itoa(i)+"]", emit)
-		}
-	case []map[string]any:
-		for i, e := range v {
-			collectAny(e, path, at+"["+strconv.Itoa(i)+"]", emit)
-		}
-	case string:
-		if len(path) == 0 {
-			emit(at, v)
-		}
-	case map[string]any:
-		if len(path) == 0 {
-			return
-		}
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			if path[0] == "*" || k == path[0] {
-				collectAny(v[k], path[1:], join(at, k), emit)
-			}
-		}
+// yamlKind says what a YAML node that is not a string is.
+func yamlKind(n *yaml.Node) string {
+	switch {
+	case n.Kind == yaml.MappingNode:
+		return "a mapping"
+	case n.Tag == "!!int" || n.Tag == "!!float":
+		return "a number (" + excerpt(n.Value) + ")"
+	case n.Tag == "!!bool":
+		return "a boolean (" + excerpt(n.Value) + ")"
+	case n.Tag == "!!null":
+		return "no value (null)"
+	default:
+		return "a value of type " + strings.TrimPrefix(n.Tag, "!!") + " (" + excerpt(n.Value) + ")"
 	}
 }
 
-func join(at, k string) string {
-	if at == "" {
-		return k
+// excerpt returns s, or its start when it is long.
+func excerpt(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
 	}
-	return at + "." + k
+	return s
+}
+
+// checkDepth scans a JSON or TOML file's bytes, skipping strings (and, in
+// TOML, comments), and reports the first place where brackets and braces
+// nest deeper than maxDepth, or a TOML dotted key has more than maxDepth
+// dots, as LINE:COL: message.
+func checkDepth(data []byte, toml bool) error {
+	depth, dots, line, lineStart := 0, 0, 1, 0
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if strings.IndexByte("=,[]{}\n", c) >= 0 {
+			dots = 0 // a dotted TOML key ends
+		}
+		switch {
+		case c == '\n':
+			line, lineStart = line+1, i+1
+		case c == '[' || c == '{':
+			if depth++; depth > maxDepth {
+				return fmt.Errorf("%d:%d: lists and tables nested more than %d deep", line, i-lineStart+1, maxDepth)
+			}
+		case c == ']' || c == '}':
+			depth--
+		case c == '.' && toml:
+			if dots++; dots > maxDepth {
+				return fmt.Errorf("%d:%d: a dotted key more than %d keys long", line, i-lineStart+1, maxDepth)
+			}
+		case c == '#' && toml:
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+		case c == '"' || (c == '\'' && toml):
+			// Skip the string: "…", '…', """…""" or '''…''' (the last
+			// two may span lines). Only double quotes have escapes.
+			quote := data[i : i+1]
+			if toml && i+2 < len(data) && data[i+1] == c && data[i+2] == c {
+				quote = data[i : i+3]
+			}
+			j := i + len(quote)
+			for j < len(data) && !(data[j] == c && hasPrefix(data[j:], quote)) {
+				if data[j] == '\\' && c == '"' && j+1 < len(data) {
+					j++
+				}
+				if data[j] == '\n' {
+					line, lineStart = line+1, j+1
+				}
+				j++
+			}
+			i = j + len(quote) - 1
+		}
+	}
+	return nil
+}
+
+func hasPrefix(b, prefix []byte) bool {
+	return len(b) >= len(prefix) && string(b[:len(prefix)]) == string(prefix)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -14,8 +15,11 @@ import (
 const explainHelp = `
 Explain says in plain words what a policy does and what its static bounds
 are: the most attempts, the least and most total wait of a run whose
-attempts take no time, and whether it ever stops on its own. --json gives
-the bounds as numbers (null where unbounded).
+attempts take no time, and whether it ever stops on its own, saying each
+fact once. A count or a duration at the largest value Go can hold
+(9223372036854775807 attempts, 292 years) is called what it is in
+practice: no limit. --json gives the bounds as numbers (null where
+unbounded or saturated).
 
 With --from-grpc-config FILE, it explains instead each retryPolicy of a
 gRPC service config (JSON, as grpc.WithDefaultServiceConfig takes it),
@@ -162,43 +166,103 @@ func explain(s schedule.Schedule) explanation {
 	if b.TotalBounded() {
 		e.MaxTotalNS = ptr(int64(b.MaxTotal))
 	}
-	e.Explanation = describe(s) + "; " + summary(b)
+	e.Explanation = describe(s)
+	if sum := summary(b, statesCount(s, b.MaxAttempts)); sum != "" {
+		e.Explanation += "; " + sum
+	}
 	return e
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// summary states the bounds in words.
-func summary(b schedule.Limits) string {
-	attempts := "no limit on attempts"
-	if b.AttemptsBounded() {
-		attempts = "at most " + plural(b.MaxAttempts, "attempt")
+// statesCount reports whether describe(s) already names max as the
+// number of attempts: s has a Times{max} that counts the run's attempts
+// from the first, through Intersect, Union, UpTo, Capped and Jittered (not
+// in an AndThen, whose Then counts from where First stopped).
+func statesCount(s schedule.Schedule, max int) bool {
+	switch s := s.(type) {
+	case schedule.Times:
+		return s.N == max
+	case schedule.Intersect:
+		return statesCount(s.A, max) || statesCount(s.B, max)
+	case schedule.Union:
+		return statesCount(s.A, max) || statesCount(s.B, max)
+	case schedule.UpTo:
+		return statesCount(s.Inner, max)
+	case schedule.Capped:
+		return statesCount(s.Inner, max)
+	case schedule.Jittered:
+		return statesCount(s.Inner, max)
 	}
+	return false
+}
+
+// summary states the bounds in words, each fact once: it leaves out the
+// number of attempts when describe has already given it (stated). The
+// bounds are schedule.Bounds's; summary only words them.
+func summary(b schedule.Limits, stated bool) string {
+	if b.MaxAttempts == 1 {
+		if stated {
+			return ""
+		}
+		return "so a single attempt, no retry"
+	}
+	var attempts string
+	switch {
+	case stated:
+	case b.AttemptsBounded():
+		attempts = "at most " + plural(b.MaxAttempts, "attempt")
+	case b.Stops:
+		attempts = "no practical limit on attempts"
+	}
+	var end string
 	switch {
 	case !b.Stops:
-		return attempts + "; never gives up on its own"
+		return "never gives up on its own"
+	case b.MinTotal == schedule.MaxDuration && b.TotalBounded():
+		// No run ends while attempts take no time, yet it stops: an UpTo
+		// ends it once real attempts have used up its time.
+		end = "it ends only once the time its attempts take has used up its time budget"
 	case b.MinTotal == schedule.MaxDuration:
-		return attempts + "; its waits alone never end it: it gives up when its time budget runs out"
+		end = "its waits add up to 292 years or more: in practice a run ends only when its context does"
 	case b.MinTotal > b.MaxTotal:
-		return attempts + "; it gives up only on its time budget"
+		end = "it gives up only on its time budget"
+	case b.TotalBounded() && b.MaxTotal == 0:
+		return joinWait(attempts, "no waiting, then it gives up")
 	case b.TotalBounded() && b.MinTotal == b.MaxTotal:
-		return attempts + " and " + dur(b.MaxTotal) + " of waiting in all, then it gives up"
+		return joinWait(attempts, dur(b.MaxTotal)+" of waiting in all, then it gives up")
 	case b.TotalBounded():
-		return attempts + " and " + dur(b.MinTotal) + " to " + dur(b.MaxTotal) + " of waiting in all, then it gives up"
+		return joinWait(attempts, dur(b.MinTotal)+" to "+dur(b.MaxTotal)+" of waiting in all, then it gives up")
+	default:
+		end = "it gives up, but with no bound on the total wait"
 	}
-	return attempts + "; it gives up, but with no bound on the total wait"
+	if attempts == "" {
+		return end
+	}
+	return attempts + "; " + end
+}
+
+// joinWait joins a count of attempts, if any, and an amount of waiting.
+func joinWait(attempts, wait string) string {
+	if attempts == "" {
+		return wait
+	}
+	return attempts + " and " + wait
 }
 
 // describe says what s does, node by node.
 func describe(s schedule.Schedule) string {
 	switch s := s.(type) {
 	case schedule.Times:
-		if s.N == 1 {
+		switch s.N {
+		case 1:
 			return "a single attempt, no retry"
+		case math.MaxInt:
+			return "up to " + plural(s.N, "attempt") + ": in practice no limit"
 		}
 		return "up to " + plural(s.N, "attempt")
 	case schedule.Forever:
-		return "retries at once, without end"
+		return "retries at once"
 	case schedule.Spaced:
 		return "one attempt every " + dur(s.Every) + ", on a fixed grid"
 	case schedule.Exponential:
@@ -219,6 +283,9 @@ func describe(s schedule.Schedule) string {
 	case schedule.Capped:
 		return describe(s.Inner) + ", each wait at most " + dur(s.Max)
 	case schedule.UpTo:
+		if s.Budget == schedule.MaxDuration {
+			return describe(s.Inner) + "; a time budget of " + dur(s.Budget) + ": in practice none"
+		}
 		return describe(s.Inner) + "; no attempt starts later than " + dur(s.Budget) + " after the first began"
 	case schedule.Intersect:
 		var counts, rest []string
@@ -233,9 +300,32 @@ func describe(s schedule.Schedule) string {
 	case schedule.Union:
 		return "either (" + describe(s.A) + ") or (" + describe(s.B) + "), whichever goes sooner, until both have stopped"
 	case schedule.AndThen:
-		return describe(s.First) + "; then " + describe(s.Then)
+		first := describe(s.First)
+		if t, ok := s.First.(schedule.Times); ok {
+			first = backToBack(t.N)
+		}
+		then := describe(s.Then)
+		if t, ok := s.Then.(schedule.Times); ok {
+			// Then's first attempt is the one that ended First.
+			then = "up to " + plural(t.N-1, "more attempt")
+			if t.N == 1 {
+				then = "no more"
+			}
+		}
+		return first + "; then " + then
 	}
 	return "?"
+}
+
+// backToBack says what a Times{n} does as the first part of an AndThen.
+func backToBack(n int) string {
+	switch n {
+	case 1:
+		return "a first attempt"
+	case math.MaxInt:
+		return plural(n, "attempt") + " back to back: in practice no limit"
+	}
+	return plural(n, "attempt") + " back to back"
 }
 
 // flatten lists the operands of a chain of Intersects.
@@ -261,7 +351,8 @@ func factor(pct int) string {
 // second, and no "0s" tails.
 func dur(d time.Duration) string {
 	if d == schedule.MaxDuration {
-		return "forever"
+		// Saturated: the largest time.Duration, where arithmetic stops.
+		return "292 years (the largest duration)"
 	}
 	switch {
 	case d >= time.Second:

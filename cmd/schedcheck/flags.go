@@ -4,8 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -66,8 +64,8 @@ type source struct {
 	name string // "arg 1" or a file name
 	key  string // for a policy in a config file, its key path, such as "clients.a.retry"
 	text string
-	line int    // the line in the file where the text starts, 1 for arguments
-	file []byte // for a policy in a config file, the whole file, to find columns
+	line int       // the line in the file where the text starts, 1 for arguments
+	file *fileText // for a policy in a config file, the whole file, to find columns
 }
 
 // label names the source for messages: the file, and the key path in a
@@ -109,14 +107,6 @@ func (c *cli) fileSources(names []string) ([]source, bool) {
 	return srcs, true
 }
 
-// readFile reads a file, or standard input for "-".
-func (c *cli) readFile(name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(c.stdin)
-	}
-	return os.ReadFile(name)
-}
-
 // parsed is a source and its schedule or error.
 type parsed struct {
 	src source
@@ -156,29 +146,23 @@ func (c *cli) reportError(p parsed) {
 // position returns the error's line and column in the file the source
 // came from. In a config file the policy is a string value, possibly
 // indented or quoted: the column is found by looking for the error's line
-// of policy text in the file's line.
+// of policy text in the file's line, or in the lines just after it.
 func (s source) position(pe *parse.Error) (line, col int) {
 	line, col = pe.Line+s.line-1, pe.Column
 	if s.file == nil {
 		return line, col
 	}
-	policyLine := strings.Split(s.text, "\n")[pe.Line-1]
-	fileLines := strings.Split(string(s.file), "\n")
-	find := func(i int) bool {
-		if i < 0 || i >= len(fileLines) || strings.TrimSpace(policyLine) == "" {
-			return false
-		}
-		if k := strings.Index(fileLines[i], policyLine); k >= 0 {
-			line, col = i+1, utf8.RuneCountInString(fileLines[i][:k])+pe.Column
-			return true
-		}
-		return false
+	policyLine := nthLine(s.text, pe.Line-1)
+	if strings.TrimSpace(policyLine) == "" {
+		return line, col
 	}
-	if !find(line - 1) {
-		for i := range fileLines {
-			if find(i) {
-				break
-			}
+	for i := line - 1; i < line-1+positionWindow; i++ {
+		fileLine, ok := s.file.line(i)
+		if !ok {
+			break
+		}
+		if k := strings.Index(fileLine, policyLine); k >= 0 {
+			return i + 1, utf8.RuneCountInString(fileLine[:k]) + pe.Column
 		}
 	}
 	return line, col

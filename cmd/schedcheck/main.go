@@ -17,19 +17,37 @@
 //	audit     check a whole resilience plan: layers, policies, breakers, budgets
 //
 // Every command takes --json for scripts. Exit status: 0 for success, 1 when
-// a policy is invalid or a lint finding is an error, 2 for a usage error.
+// a policy is invalid or a lint finding is an error, 2 for a usage error,
+// 130 when Ctrl-C interrupted a simulation (what it computed is printed,
+// marked partial).
 // Run "schedcheck <command> --help" for a command's flags and examples;
 // docs/schedcheck.md is the manual.
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"time"
 )
 
+// maxInput is the most bytes schedcheck reads from one file or from
+// standard input: a policy file, a config file (--key) or an audit plan.
+// A policy is at most parse.MaxLen (64 KiB); a config file may hold many,
+// and 1 MiB is also the most a Kubernetes ConfigMap may hold.
+// docs/limits.md lists it with the other limits.
+const maxInput = 1 << 20
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// The first Ctrl-C cancels ctx, and the simulations print what they
+	// have; the second ends the program at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	context.AfterFunc(ctx, stop)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // Exit statuses.
@@ -37,6 +55,8 @@ const (
 	exitOK      = 0
 	exitInvalid = 1
 	exitUsage   = 2
+	// exitInterrupted is the shell's status for a program ended by SIGINT.
+	exitInterrupted = 130
 )
 
 // command is one subcommand.
@@ -58,18 +78,21 @@ func commands() []command {
 	}
 }
 
-// cli carries the streams a command reads and writes.
+// cli carries the context and the streams a command reads and writes.
 type cli struct {
+	ctx            context.Context // done on Ctrl-C
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	progress       io.Writer     // standard error when it is a terminal, else nil: see meter
+	pace           time.Duration // the wait before the first progress line and between updates
 }
 
 func (c *cli) errorf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "schedcheck: "+format+"\n", args...)
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, progress: terminal(stderr), pace: 200 * time.Millisecond}
 	if len(args) == 0 {
 		c.usage(stderr)
 		return exitUsage
@@ -95,4 +118,27 @@ func (c *cli) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
 	}
 	fmt.Fprint(w, "\nRun 'schedcheck <command> --help' for a command's flags and examples.\n")
+}
+
+// readFile reads a file, or standard input for "-", refusing more than
+// maxInput bytes. It reads through a limited reader, so /dev/zero or an
+// endless pipe costs maxInput bytes, not all of memory.
+func (c *cli) readFile(name string) ([]byte, error) {
+	r := c.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxInput {
+		return nil, fmt.Errorf("%s: input is longer than the limit of %d bytes (%d MiB)", name, maxInput, maxInput>>20)
+	}
+	return b, nil
 }

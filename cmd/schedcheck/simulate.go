@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -20,6 +22,10 @@ The output is the timeline; with --json, exactly one object:
 
 where delays_ns are the waits between attempts and elapsed_ns is the
 virtual time from the first attempt's start to the last attempt's end.
+Interrupted by Ctrl-C, it prints the attempts so far, with "partial": true.
+
+Limits: --max-attempts 1 to 100000, --attempt-time 0 to 168h, and a policy
+of at most 256 nodes.
 
 Examples:
   schedcheck simulate 'backoff(100ms, 30s) & times(5)' --seed 7
@@ -35,11 +41,12 @@ type simulation struct {
 	DelaysNS  []time.Duration `json:"delays_ns"`
 	ElapsedNS time.Duration   `json:"elapsed_ns"`
 	Truncated bool            `json:"truncated"`
+	Partial   bool            `json:"partial,omitempty"` // ctx ended the run early
 }
 
-// simulate runs s with attempts of the given length until it stops or
-// max attempts were made.
-func simulate(s schedule.Schedule, seed uint64, attempt time.Duration, max int) simulation {
+// simulate runs s with attempts of the given length until it stops, max
+// attempts were made or ctx is done, which it checks every 1024 attempts.
+func simulate(ctx context.Context, s schedule.Schedule, seed uint64, attempt time.Duration, max int) simulation {
 	sim := simulation{Policy: s.String(), Seed: seed, DelaysNS: []time.Duration{}}
 	r := interp.Start(s, seed)
 	var t time.Duration
@@ -55,6 +62,10 @@ func simulate(s schedule.Schedule, seed uint64, attempt time.Duration, max int) 
 			sim.Truncated = true
 			return sim
 		}
+		if sim.Attempts%1024 == 0 && ctx.Err() != nil {
+			sim.Partial = true
+			return sim
+		}
 		sim.DelaysNS = append(sim.DelaysNS, d)
 		t = schedule.AddSat(end, d)
 	}
@@ -64,41 +75,56 @@ func runSimulate(c *cli, args []string) int {
 	fs := c.newFlags("simulate", "[--seed N] [--attempt-time D] [--max-attempts K] [--json] POLICY | -f FILE", simulateHelp)
 	file := fs.String("f", "", "read the policy from `FILE`")
 	seed := fs.Uint64("seed", 1, "the run's random seed")
-	attempt := fs.Duration("attempt-time", 0, "how long each attempt takes")
-	max := fs.Int("max-attempts", 1000, "stop after this many attempts")
+	attempt := fs.Duration("attempt-time", 0, "how long each attempt takes, at most 168h")
+	max := fs.Int("max-attempts", 1000, "stop after this many attempts, at most 100000")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
-	if *max < 1 || *attempt < 0 {
-		c.errorf("simulate: --max-attempts must be at least 1 and --attempt-time not negative")
+	if c.badFlags("simulate", flagRange("max-attempts", *max, 1, maxSimAttempts), flagRange("attempt-time", *attempt, 0, maxAttemptTime)) {
 		return exitUsage
 	}
 	p, status := c.onePolicy(fs, pos, *file)
 	if status != exitOK {
 		return status
 	}
-	sim := simulate(p.s, *seed, *attempt, *max)
-	if *asJSON {
-		enc := json.NewEncoder(c.stdout)
-		enc.Encode(sim)
-		return exitOK
+	if err := tooBig(p.s); err != nil {
+		c.errorf("simulate: %v", err)
+		return exitUsage
 	}
-	fmt.Fprintf(c.stdout, "%s  seed %d, attempts take %v\n", sim.Policy, sim.Seed, *attempt)
+	sim := simulate(c.ctx, p.s, *seed, *attempt, *max)
+	out := bufio.NewWriter(c.stdout)
+	if *asJSON {
+		json.NewEncoder(out).Encode(sim)
+	} else {
+		printTimeline(out, sim, *attempt, *max)
+	}
+	out.Flush()
+	if sim.Partial {
+		c.errorf("simulate: interrupted after %d attempts; the output is partial", sim.Attempts)
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+// printTimeline prints sim attempt by attempt.
+func printTimeline(w *bufio.Writer, sim simulation, attempt time.Duration, max int) {
+	fmt.Fprintf(w, "%s  seed %d, attempts take %v\n", sim.Policy, sim.Seed, attempt)
 	var t time.Duration
 	for i := 0; i < sim.Attempts; i++ {
-		fmt.Fprintf(c.stdout, "%4d  %12v  attempt %d", i+1, t, i+1)
-		t = schedule.AddSat(t, *attempt)
+		fmt.Fprintf(w, "%4d  %12v  attempt %d", i+1, t, i+1)
+		t = schedule.AddSat(t, attempt)
 		if i < len(sim.DelaysNS) {
-			fmt.Fprintf(c.stdout, " fails, wait %v\n", sim.DelaysNS[i])
+			fmt.Fprintf(w, " fails, wait %v\n", sim.DelaysNS[i])
 			t = schedule.AddSat(t, sim.DelaysNS[i])
 		} else if sim.Truncated {
-			fmt.Fprintf(c.stdout, " fails; stopped after --max-attempts %d\n", *max)
+			fmt.Fprintf(w, " fails; stopped after --max-attempts %d\n", max)
+		} else if sim.Partial {
+			fmt.Fprint(w, " fails; interrupted: partial\n")
 		} else {
-			fmt.Fprint(c.stdout, " fails; the schedule stops\n")
+			fmt.Fprint(w, " fails; the schedule stops\n")
 		}
 	}
-	fmt.Fprintf(c.stdout, "%d attempts, %v elapsed\n", sim.Attempts, sim.ElapsedNS)
-	return exitOK
+	fmt.Fprintf(w, "%d attempts, %v elapsed\n", sim.Attempts, sim.ElapsedNS)
 }

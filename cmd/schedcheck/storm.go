@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"text/tabwriter"
 	"time"
 
@@ -19,6 +21,14 @@ policies: write calls per run (the work the store did), time until the last
 client succeeded, and clients that gave up because their policy stopped,
 averaged over --runs runs.
 
+Limits: --clients 1 to 10000, --runs 1 to 10000, --clients times --runs
+at most 1000000; at most 8 policies, each of at most 256 nodes, and
+--clients times a policy's nodes at most 262144. A policy's simulation
+makes at most 1000000 write calls, all runs together: a run is cut short
+after 1000000 / --runs of them (runs_cut_short counts it). A long run
+shows its progress on a terminal; Ctrl-C stops it and prints the rows so
+far, the last one marked partial.
+
 Examples:
   schedcheck storm 'exponential(10ms, 200%, 2s)' 'fulljitter(10ms, 2s)' \
       'jittered(exponential(10ms, 200%, 2s), 50%, 100%)' 'decorrelated(5ms, 2s)'
@@ -34,49 +44,107 @@ type stormRow struct {
 	TimeNS  int64   `json:"time_ns"`
 	GaveUp  float64 `json:"gave_up"`
 	Cut     int     `json:"runs_cut_short"`
+	Partial bool    `json:"partial,omitempty"` // Ctrl-C stopped it after Runs runs
 }
 
 func runStorm(c *cli, args []string) int {
 	fs := c.newFlags("storm", "[--clients N] [--runs R] [--seed S] [--json] POLICY...", stormHelp)
-	clients := fs.Int("clients", 50, "contending clients")
-	runs := fs.Int("runs", 100, "runs to average")
+	clients := fs.Int("clients", 50, "contending clients, at most 10000")
+	runs := fs.Int("runs", 100, "runs to average, at most 10000")
 	seed := fs.Uint64("seed", 1, "seed of the network and the clients")
 	asJSON := fs.Bool("json", false, "print one JSON object per policy")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) == 0 || *clients < 1 || *runs < 1 {
-		c.errorf("storm: need at least one policy, --clients ≥ 1 and --runs ≥ 1")
+	if len(pos) == 0 {
+		c.errorf("storm: need at least one policy")
 		fs.Usage()
 		return exitUsage
 	}
+	if c.badFlags("storm", flagRange("clients", *clients, 1, storm.MaxClients), flagRange("runs", *runs, 1, storm.MaxRuns)) {
+		return exitUsage
+	}
+	if n := *clients * *runs; n > storm.MaxWork {
+		c.errorf("storm: --clients %d × --runs %d = %d write calls at the least, above the maximum %d", *clients, *runs, n, storm.MaxWork)
+		return exitUsage
+	}
+	if len(pos) > maxStormPolicies {
+		c.errorf("storm: %d policies; storm compares at most %d at a time", len(pos), maxStormPolicies)
+		return exitUsage
+	}
+	cfg := storm.Config{Clients: *clients, Runs: *runs, Seed: *seed}
 	ps := parseAll(argSources(pos))
 	for _, p := range ps {
 		if p.err != nil {
 			c.reportError(p)
 			return exitInvalid
 		}
+		if err := storm.Check(p.s, cfg); err != nil {
+			c.errorf("%s: %v", p.src.name, err)
+			return exitUsage
+		}
 	}
-	cfg := storm.Config{Clients: *clients, Runs: *runs, Seed: *seed}
-	var rows []stormRow
-	for _, p := range ps {
-		r := storm.Simulate(p.s, cfg)
-		rows = append(rows, stormRow{Policy: p.s.String(), Clients: r.Clients, Runs: r.Runs, Calls: r.Calls, TimeNS: int64(r.Time), GaveUp: r.GaveUp, Cut: r.Cut})
-	}
+	rows, err := c.storm(ps, cfg)
 	if *asJSON {
 		enc := json.NewEncoder(c.stdout)
 		for _, r := range rows {
 			enc.Encode(r)
 		}
-		return exitOK
+	} else {
+		stormTable(c.stdout, rows, *clients, *runs, *seed)
 	}
-	fmt.Fprintf(c.stdout, "%d clients, %d runs, seed %d\n", *clients, *runs, *seed)
-	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	switch {
+	case errors.Is(err, storm.ErrConfig):
+		c.errorf("%v", err)
+		return exitUsage
+	case err != nil:
+		c.errorf("%v; the output is partial", err)
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+// storm simulates each policy in turn, showing the progress on a terminal.
+// When the context is done it returns the rows so far, the last one
+// partial, and an error that says where it stopped.
+func (c *cli) storm(ps []parsed, cfg storm.Config) ([]stormRow, error) {
+	var rows []stormRow
+	m := c.meter()
+	defer m.clear()
+	for i, p := range ps {
+		cfg.Progress = func(pr storm.Progress) {
+			m.printf("storm: policy %d of %d: run %d of %d, %d write calls", i+1, len(ps), pr.Run, pr.Runs, pr.Calls)
+		}
+		r, err := storm.Simulate(c.ctx, p.s, cfg)
+		if r.Runs > 0 {
+			rows = append(rows, stormRow{Policy: p.s.String(), Clients: r.Clients, Runs: r.Runs, Calls: r.Calls, TimeNS: int64(r.Time), GaveUp: r.GaveUp, Cut: r.Cut, Partial: r.Partial})
+		}
+		if err != nil && !errors.Is(err, storm.ErrConfig) {
+			return rows, fmt.Errorf("storm: interrupted during policy %d of %d after %d of %d runs", i+1, len(ps), r.Runs, cfg.Runs)
+		}
+		if err != nil {
+			return rows, err
+		}
+	}
+	return rows, nil
+}
+
+// stormTable prints the rows as a table; a partial row and one with runs
+// cut short are marked.
+func stormTable(w io.Writer, rows []stormRow, clients, runs int, seed uint64) {
+	fmt.Fprintf(w, "%d clients, %d runs, seed %d\n", clients, runs, seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "calls\ttime to last\tgave up\t\tpolicy\n")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%.1f\t%v\t%.1f\t\t%s\n", r.Calls, time.Duration(r.TimeNS).Round(time.Millisecond), r.GaveUp, r.Policy)
+		policy := r.Policy
+		if r.Cut > 0 {
+			policy += fmt.Sprintf(" (%d runs cut short at %d write calls)", r.Cut, storm.MaxWork/runs)
+		}
+		if r.Partial {
+			policy += fmt.Sprintf(" (partial: %d of %d runs)", r.Runs, runs)
+		}
+		fmt.Fprintf(tw, "%.1f\t%v\t%.1f\t\t%s\n", r.Calls, time.Duration(r.TimeNS).Round(time.Millisecond), r.GaveUp, policy)
 	}
 	tw.Flush()
-	return exitOK
 }

@@ -1,5 +1,5 @@
 // Command pollhealth polls a health endpoint every 200ms until it fails,
-// the seeds' "every thirty seconds until something breaks" sped up, and
+// "every thirty seconds until something breaks" sped up, and
 // reports how many checks passed.
 //
 // It runs offline: the endpoint is an httptest server inside the program

@@ -1,5 +1,5 @@
-// Command retryhttp fetches a quote from a flaky HTTP service, the seeds'
-// first example done in Go: back off, give up after five attempts, and
+// Command retryhttp fetches a quote from a flaky HTTP service, the
+// README's example made whole: back off, give up after five attempts, and
 // waste none of them on an answer that will never come good.
 //
 // It runs offline: the "service" is an httptest server inside the program

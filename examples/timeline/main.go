@@ -1,4 +1,4 @@
-// Command timeline prints the delays of the seeds' favourite policy —
+// Command timeline prints the delays of the README's policy —
 // back off from 100ms up to 30s with 50–100% jitter, at most five attempts —
 // for one fixed seed.
 package main

@@ -8,9 +8,11 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"maps"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -26,7 +28,7 @@ func main() {
 	flag.Parse()
 	clients := []int{10, 50, 100, 200}
 
-	fmt.Printf("%s %s/%s; storm.Simulate(s, storm.Config{Clients: N, Runs: %d, Seed: %d}), network delay |Normal(10ms, 2ms)| each way.\n\n",
+	fmt.Printf("%s %s/%s; storm.Simulate(ctx, s, storm.Config{Clients: N, Runs: %d, Seed: %d}), network delay |Normal(10ms, 2ms)| each way.\n\n",
 		runtime.Version(), runtime.GOOS, runtime.GOARCH, *runs, *seed)
 	var b strings.Builder
 	b.WriteString("| policy |")
@@ -42,7 +44,11 @@ func main() {
 	for _, p := range policies {
 		fmt.Fprintf(&b, "| %s |", p.Name)
 		for _, n := range clients {
-			r := storm.Simulate(p.Schedule, storm.Config{Clients: n, Runs: *runs, Seed: *seed})
+			r, err := storm.Simulate(context.Background(), p.Schedule, storm.Config{Clients: n, Runs: *runs, Seed: *seed})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
 			fmt.Fprintf(&b, " %s |", cell(r))
 		}
 		b.WriteString("\n")

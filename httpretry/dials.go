@@ -1,0 +1,158 @@
+//lint:file-ignore SA1019 a Base may still set the deprecated Dial and DialTLS: their dials are counted too
+
+package httpretry
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// maxDialsPerAttempt is how many connections one attempt may open through
+// an *http.Transport Base. One is the usual need; net/http opens another
+// when a kept-alive connection turns out to be closed, and its HTTP/2
+// client yet another when a connection it was given goes away before the
+// request was sent. A server that answers every stream with GOAWAY and
+// hangs up makes net/http dial again without end (golang/go#52459): this
+// bound turns that loop into a failed attempt.
+const maxDialsPerAttempt = 4
+
+// ErrDialLimit is what errors.Is finds in the error of an attempt that
+// needed more than four connections: the server hung up on each one before
+// answering, as a server that sends GOAWAY on every stream does.
+var ErrDialLimit = errors.New("httpretry: too many connections for one attempt")
+
+// dialLimitError is the error of the dial one past the limit.
+type dialLimitError struct{ addr string }
+
+func (e *dialLimitError) Error() string {
+	return "httpretry: one attempt to " + e.addr + " has opened " + strconv.Itoa(maxDialsPerAttempt) +
+		" connections without an answer; not dialing again (see golang/go#52459)"
+}
+
+func (e *dialLimitError) Unwrap() error { return ErrDialLimit }
+
+// dialKey is the context key under which an attempt's dial count lives.
+type dialKey struct{}
+
+// attemptDials is an attempt's context with its dial count: one
+// allocation for both.
+type attemptDials struct {
+	context.Context
+	n atomic.Int32
+}
+
+func (a *attemptDials) Value(key any) any {
+	if _, ok := key.(dialKey); ok {
+		return a
+	}
+	return a.Context.Value(key)
+}
+
+// count counts a dial of ctx's attempt, and returns an error when the
+// attempt has had its share. A dial outside any attempt is not counted.
+func count(ctx context.Context, addr string) error {
+	a, _ := ctx.Value(dialKey{}).(*attemptDials)
+	if a != nil && a.n.Add(1) > maxDialsPerAttempt {
+		return &dialLimitError{addr: addr}
+	}
+	return nil
+}
+
+// dialBound is an *http.Transport Base whose dials are counted per
+// attempt: a copy of the caller's Transport with its dial functions
+// wrapped, so that the caller's own Transport is left as it was.
+type dialBound struct {
+	orig *http.Transport // the Base it copies
+	t    *http.Transport // the copy that makes the attempts
+}
+
+// RoundTrip makes one attempt through the copy, under a context that
+// counts the attempt's dials. The response's Request is r, as from any
+// Transport.
+func (d *dialBound) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := d.t.RoundTrip(r.WithContext(&attemptDials{Context: r.Context()}))
+	if resp != nil {
+		resp.Request = r
+	}
+	return resp, err
+}
+
+// CloseIdleConnections closes the idle connections of the copy and of the
+// Transport it copies.
+func (d *dialBound) CloseIdleConnections() {
+	d.t.CloseIdleConnections()
+	d.orig.CloseIdleConnections()
+}
+
+var zeroDialer net.Dialer // what net/http dials with when no hook is set
+
+// boundDials returns base with its dials bounded per attempt if it is an
+// *http.Transport, and base itself otherwise. http.DefaultTransport's copy
+// is made once and shared, so that every Transport with a nil Base shares
+// one pool of connections, as it would share http.DefaultTransport's.
+func boundDials(base http.RoundTripper) http.RoundTripper {
+	t, ok := base.(*http.Transport)
+	if !ok || t == nil {
+		return base
+	}
+	if t != http.DefaultTransport {
+		return newDialBound(t)
+	}
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.orig != t {
+		shared.orig, shared.bound = t, newDialBound(t)
+	}
+	return shared.bound
+}
+
+// shared is the bounded copy of http.DefaultTransport.
+var shared struct {
+	mu    sync.Mutex
+	orig  *http.Transport
+	bound *dialBound
+}
+
+// newDialBound copies t and wraps the copy's dial functions with count.
+func newDialBound(t *http.Transport) *dialBound {
+	c := t.Clone() // which settles whether t speaks HTTP/2
+	// net/http turns HTTP/2 on by itself only for a Transport without
+	// custom dialers or TLS config: keep it on for the copy, which has
+	// custom dialers now, when it is on for t.
+	if t.TLSNextProto["h2"] != nil && c.Protocols == nil {
+		c.ForceAttemptHTTP2 = true
+	}
+	dial := c.DialContext
+	if dial == nil {
+		dial = zeroDialer.DialContext
+		if d := c.Dial; d != nil {
+			dial = func(_ context.Context, network, addr string) (net.Conn, error) { return d(network, addr) }
+		}
+	}
+	c.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if err := count(ctx, addr); err != nil {
+			return nil, err
+		}
+		return dial(ctx, network, addr)
+	}
+	c.Dial = nil
+	if tls := c.DialTLSContext; tls != nil || c.DialTLS != nil {
+		if tls == nil {
+			d := c.DialTLS
+			tls = func(_ context.Context, network, addr string) (net.Conn, error) { return d(network, addr) }
+		}
+		c.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if err := count(ctx, addr); err != nil {
+				return nil, err
+			}
+			return tls(ctx, network, addr)
+		}
+		c.DialTLS = nil
+	}
+	return &dialBound{orig: t, t: c}
+}

@@ -31,7 +31,8 @@ var (
 // unchanged, when a run failed; ErrDeadline when the next run would start
 // at or after ctx's deadline; ctx's error when ctx ended during a wait.
 //
-// The first run is always made; Times{N: 3} makes three runs in all, and
+// The first run is always made, unless the schedule or the options are
+// invalid (see below); Times{N: 3} makes three runs in all, and
 // Spaced{Every: time.Minute} runs once a minute on a grid anchored at the
 // first run's start, so a slow run does not make it drift. op receives ctx,
 // or a context derived from it when o.AttemptTimeout is set.

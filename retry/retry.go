@@ -21,7 +21,8 @@ func Retry[T any](ctx context.Context, o Options, s schedule.Schedule, op func(c
 // RetryWhile calls op until it succeeds, retrying on schedule s the errors
 // for which worth returns true; a nil worth retries every error.
 //
-// The first attempt is always made. After a failed attempt:
+// The first attempt is always made, unless the schedule or the options are
+// invalid (see below). After a failed attempt:
 //
 //   - an error worth does not want retried is returned at once, unchanged;
 //   - if ctx is done, or its deadline has passed by Options.Clock,

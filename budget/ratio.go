@@ -16,6 +16,11 @@ const (
 	DefaultPercent      = 10
 	DefaultMinPerSecond = 1
 	DefaultRatioWindow  = 10 * time.Second
+	// MaxFloor caps the retries MinPerSecond allows in one window, so
+	// that no MinPerSecond and Window overflow the budget's counts: it
+	// is far more than any window holds, so a floor clamped to it still
+	// allows every retry.
+	MaxFloor = 1 << 50
 )
 
 // RatioConfig configures a Ratio budget.
@@ -26,7 +31,7 @@ type RatioConfig struct {
 	// MinPerSecond is a floor: the window may always hold MinPerSecond
 	// retries per second of its length, so a client that makes few calls
 	// can still retry now and then. Zero means 1; a negative value means
-	// no floor.
+	// no floor; a floor too large to count is clamped to MaxFloor.
 	MinPerSecond int
 	// Window is how far back calls and retries are counted, as 10
 	// buckets of Window/10. Zero means 10 s; less than 10 ns is an error.
@@ -97,7 +102,7 @@ func NewRatio(c RatioConfig) (*Ratio, error) {
 		c.Clock = clockcap.Real()
 	}
 	r := &Ratio{clock: c.Clock, epoch: c.Clock.Now(), pct: int64(c.Percent)}
-	r.floor = int64(float64(c.MinPerSecond) * c.Window.Seconds())
+	r.floor = int64(min(float64(c.MinPerSecond)*c.Window.Seconds(), MaxFloor))
 	r.win.Init(int64(c.Window)/window.Buckets, false)
 	return r, nil
 }

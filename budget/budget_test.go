@@ -241,10 +241,10 @@ func TestAdaptive(t *testing.T) {
 	if p := a.Probability(); p != 0 {
 		t.Errorf("healthy probability = %v", p)
 	}
-	// The target refuses everything: 100 accepts allow 200 calls, then
-	// the throttle lets the c-th call through with probability
-	// (2·100 + 1)/(c + 1), about 201·ln(1100/200) ≈ 343 more of the
-	// remaining 900.
+	// The target refuses everything: 100 accepts allow 100 failures
+	// (answered ≤ 2·accepts), then the throttle lets the c-th call
+	// through with probability (2·100 + 8)/(c + 8), about
+	// 208·ln(1108/208) ≈ 348 more of the remaining 900.
 	sent := 0
 	for range 1000 {
 		if a.Request() {
@@ -253,11 +253,11 @@ func TestAdaptive(t *testing.T) {
 		}
 	}
 	p := a.Probability()
-	if want := (1100 - 2*100.0) / 1101; math.Abs(p-want) > 1e-9 {
+	if want := (1100 - 2*100.0) / 1108; math.Abs(p-want) > 1e-9 {
 		t.Errorf("probability after 1100 calls, 100 accepts = %v; want %v", p, want)
 	}
 	if sent < 400 || sent > 480 {
-		t.Errorf("sent %d of 1000 calls to a dead target; want about 100 + 343", sent)
+		t.Errorf("sent %d of 1000 calls to a dead target; want about 100 + 348", sent)
 	}
 	// Two minutes later the history is gone.
 	clock.Advance(2 * time.Minute)

@@ -11,3 +11,6 @@ func Exact(b Budget) Budget {
 	}
 	return b
 }
+
+// SetCoin makes a's coin flips return f() instead of its random numbers.
+func SetCoin(a *Adaptive, f func() float64) { a.coin = f }

@@ -94,7 +94,7 @@ func TestConcurrentRatio(t *testing.T) {
 }
 
 func TestConcurrentAdaptive(t *testing.T) {
-	clock := clockcap.Manual(epoch)
+	clock := clockcap.Virtual(epoch) // still: the window never forgets
 	b, _ := budget.NewAdaptive(budget.AdaptiveConfig{Clock: clock, Random: randcap.Seeded(3)})
 	requests, retries := hammer(b, verdict.Retryable)
 	st := b.Stats()
@@ -102,8 +102,14 @@ func TestConcurrentAdaptive(t *testing.T) {
 		t.Errorf("Stats = %+v after %d calls and %d retry questions", st, requests, retries)
 	}
 	// Half the first attempts are refused by the target, each followed by
-	// a retry that is accepted: calls ≤ 2·accepts holds but for moments
-	// when the goroutines' failures come first, so almost nothing is shed.
+	// a retry that is accepted: the target accepts two attempts in three.
+	// However the goroutines interleave, failures can outnumber half the
+	// answers only in the first few calls (each goroutine answers a
+	// failure with an accepted retry and alternates failing and accepted
+	// first attempts), and refusals alone cannot keep the throttle
+	// refusing, so almost nothing is shed. (It used to be: when eight
+	// failures came first, the throttle's own refusals could hold it at
+	// refusing most calls, 1 run in 30 under -race.)
 	if shed := st.Refused + st.Throttled; shed > uint64(requests)/100 {
 		t.Errorf("Stats = %+v; %d attempts shed while the target accepts two in three", st, shed)
 	}

@@ -6,6 +6,7 @@ func Exact(b Budget) Budget {
 	switch b := b.(type) {
 	case *Ratio:
 		b.win.Init(b.win.Width(), true)
+		b.exact = true
 	case *Adaptive:
 		b.win.Init(b.win.Width(), true)
 	}

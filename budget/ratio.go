@@ -36,8 +36,9 @@ type RatioConfig struct {
 	// Window is how far back calls and retries are counted, as 10
 	// buckets of Window/10. Zero means 10 s; less than 10 ns is an error.
 	Window time.Duration
-	// Clock reads the time; nil means clockcap.Real(). It is read when a
-	// retry asks and, on a busy client, about once every 64 calls.
+	// Clock reads the time; nil means clockcap.Real(). It is read on
+	// every call of a quiet client and, on a busy one, about once every
+	// 64 calls and every 16 retries.
 	Clock clockcap.Clock
 }
 
@@ -61,14 +62,40 @@ func (c RatioConfig) New() (Budget, error) {
 //
 // A Ratio counts load, not health: Record does nothing, and a retry is
 // counted when AllowRetry allows it. It never refuses a first attempt.
+//
+// AllowRetry mostly takes no lock and reads no clock: each update of the
+// window works out how many retries it may still take, and AllowRetry
+// takes one of them with a compare-and-swap. The window is updated by
+// calls, about once every 64 on a busy client and on every call on a
+// quiet one, and by every 16th retry allowed; a retry that finds none
+// left takes the lock, without reading the clock, only when the calls
+// since the last update allow one more. So retries are never refused for
+// want of an update, and are allowed by a window at most that many
+// events old: when a busy client falls quiet, the first few dozen events
+// after the pause may be judged by calls that have since left the
+// window.
 type Ratio struct {
 	win   window.Window // counters: rCalls, rRetries
 	clock clockcap.Clock
 	epoch time.Time
 	pct   int64
 	floor int64 // retries always allowed in a window
+	exact bool  // update the window for every retry (tests)
+	// calls is the window's calls as of the last update: once no retry
+	// is left, a retry updates the window only if the calls since then
+	// may allow one more.
+	calls atomic.Int64
+	_     [64]byte
+
+	// left is how many more retries the window may take: what the last
+	// update gave, less those allowed since; updating while an update
+	// moves those into the window. Written by every retry allowed: a
+	// cache line of its own.
+	left atomic.Int64
+	_    [56]byte
 
 	mu        sync.Mutex
+	given     int64 // left as the last update set it
 	throttled atomic.Uint64
 }
 
@@ -76,6 +103,9 @@ const (
 	rCalls = iota
 	rRetries
 )
+
+// updating is left's value while an update is under way.
+const updating = -1
 
 // NewRatio returns a Ratio budget, or an error that names the bad field of
 // c.
@@ -104,13 +134,15 @@ func NewRatio(c RatioConfig) (*Ratio, error) {
 	r := &Ratio{clock: c.Clock, epoch: c.Clock.Now(), pct: int64(c.Percent)}
 	r.floor = int64(min(float64(c.MinPerSecond)*c.Window.Seconds(), MaxFloor))
 	r.win.Init(int64(c.Window)/window.Buckets, false)
+	r.given = r.floor
+	r.left.Store(r.given)
 	return r, nil
 }
 
 // Request counts the call and allows it.
 func (r *Ratio) Request() bool {
 	if r.win.Add(rCalls, 1) && r.mu.TryLock() {
-		r.win.FlushLocked(r.now())
+		r.updateLocked(r.now())
 		r.mu.Unlock()
 	}
 	return true
@@ -120,16 +152,73 @@ func (r *Ratio) Request() bool {
 // this one included, stay within Percent percent of its calls plus the
 // floor.
 func (r *Ratio) AllowRetry() bool {
-	now := r.now()
+	if !r.exact {
+		switch l := r.take(); {
+		case l > 0:
+			if l%16 == 0 && r.mu.TryLock() { // every 16th: update
+				r.updateLocked(r.now())
+				r.mu.Unlock()
+			}
+			return true
+		case l == 0 && r.win.Sum(rCalls)*r.pct/100 == r.calls.Load()*r.pct/100:
+			r.throttled.Add(1)
+			return false
+		}
+	}
+	// Calls since the last update that may allow a retry, an update under
+	// way, or exact.
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.win.FlushLocked(now)
-	if (r.win.Sum(rRetries)+1)*100 <= r.win.Sum(rCalls)*r.pct+r.floor*100 {
-		r.win.AddLocked(rRetries, 1)
+	if r.exact {
+		r.updateLocked(r.now())
+	} else {
+		r.creditLocked()
+	}
+	if r.take() > 0 {
+		if r.exact { // count it at its time, not spread over the next update's span
+			r.given--
+			r.win.AddLocked(rRetries, 1)
+		}
 		return true
 	}
 	r.throttled.Add(1)
 	return false
+}
+
+// take takes one of the retries left and returns how many there were
+// before it: 0 when none was left (and none was taken), updating while
+// an update is under way.
+func (r *Ratio) take() int64 {
+	for {
+		l := r.left.Load()
+		if l <= 0 || r.left.CompareAndSwap(l, l-1) {
+			return l
+		}
+	}
+}
+
+// updateLocked moves the retries allowed since the last update into the
+// window, updates it to time now, and works out how many more retries it
+// may take.
+func (r *Ratio) updateLocked(now int64) {
+	taken := r.given - r.left.Swap(updating)
+	r.win.Add(rRetries, taken)
+	r.win.FlushLocked(now)
+	calls := r.win.Sum(rCalls)
+	r.calls.Store(calls)
+	limit := calls*r.pct/100 + r.floor
+	r.given = max(limit-r.win.Sum(rRetries), 0)
+	r.left.Store(r.given)
+}
+
+// creditLocked adds the retries that the calls since the last update
+// allow, without reading the clock.
+func (r *Ratio) creditLocked() {
+	calls := r.win.Sum(rCalls)
+	more := calls*r.pct/100 - r.calls.Load()*r.pct/100
+	r.calls.Store(calls)
+	r.given += more
+	r.left.Add(more)
 }
 
 // Record does nothing: a Ratio counts calls and retries, not outcomes.
@@ -141,7 +230,7 @@ func (r *Ratio) Stats() Stats {
 	defer r.mu.Unlock()
 	return Stats{
 		Requests:  uint64(r.win.LifetimeLocked(rCalls)),
-		Retries:   uint64(r.win.LifetimeLocked(rRetries)),
+		Retries:   uint64(r.win.LifetimeLocked(rRetries) + r.given - r.left.Load()),
 		Throttled: r.throttled.Load(),
 	}
 }

@@ -96,14 +96,13 @@ type Adaptive struct {
 	epoch time.Time
 	_     [64]byte
 
-	requests atomic.Uint64 // written by every call: a cache line of its own
-	_        [56]byte
+	requests  counter // written by every call: striped
+	refused   counter
+	retries   counter
+	throttled counter
 
-	mu        sync.Mutex
-	draws     atomic.Uint64
-	refused   atomic.Uint64
-	retries   atomic.Uint64
-	throttled atomic.Uint64
+	mu    sync.Mutex
+	draws atomic.Uint64
 
 	coin func() float64 // replaces uniform in tests; nil otherwise
 }
@@ -142,21 +141,21 @@ func NewAdaptive(c AdaptiveConfig) (*Adaptive, error) {
 
 // Request refuses a call with the throttle's probability.
 func (a *Adaptive) Request() bool {
-	a.requests.Add(1)
+	a.requests.Add()
 	if a.admit() {
 		return true
 	}
-	a.refused.Add(1)
+	a.refused.Add()
 	return false
 }
 
 // AllowRetry refuses a retry with the throttle's probability.
 func (a *Adaptive) AllowRetry() bool {
 	if a.admit() {
-		a.retries.Add(1)
+		a.retries.Add()
 		return true
 	}
-	a.throttled.Add(1)
+	a.throttled.Add()
 	return false
 }
 

@@ -96,7 +96,7 @@ type Ratio struct {
 
 	mu        sync.Mutex
 	given     int64 // left as the last update set it
-	throttled atomic.Uint64
+	throttled counter
 }
 
 const (
@@ -161,7 +161,7 @@ func (r *Ratio) AllowRetry() bool {
 			}
 			return true
 		case l == 0 && r.win.Sum(rCalls)*r.pct/100 == r.calls.Load()*r.pct/100:
-			r.throttled.Add(1)
+			r.throttled.Add()
 			return false
 		}
 	}
@@ -181,7 +181,7 @@ func (r *Ratio) AllowRetry() bool {
 		}
 		return true
 	}
-	r.throttled.Add(1)
+	r.throttled.Add()
 	return false
 }
 

@@ -57,14 +57,13 @@ type TokenBucket struct {
 	max, half, ratio int64 // thousandths
 	_                [40]byte
 
-	// Each counter that calls write has a cache line of its own, so that
-	// cores writing one do not slow those reading the others.
+	// tokens has a cache line of its own, so that cores writing it do not
+	// slow those reading the others; the statistics are striped.
 	tokens    atomic.Int64 // thousandths
 	_         [56]byte
-	requests  atomic.Uint64
-	_         [56]byte
-	retries   atomic.Uint64
-	throttled atomic.Uint64
+	requests  counter
+	retries   counter
+	throttled counter
 }
 
 // NewTokenBucket returns a full token bucket, or an error that names the
@@ -91,17 +90,17 @@ func NewTokenBucket(c TokenBucketConfig) (*TokenBucket, error) {
 
 // Request counts the call and allows it.
 func (b *TokenBucket) Request() bool {
-	b.requests.Add(1)
+	b.requests.Add()
 	return true
 }
 
 // AllowRetry reports whether more than half the tokens are left.
 func (b *TokenBucket) AllowRetry() bool {
 	if b.tokens.Load() > b.half {
-		b.retries.Add(1)
+		b.retries.Add()
 		return true
 	}
-	b.throttled.Add(1)
+	b.throttled.Add()
 	return false
 }
 

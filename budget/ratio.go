@@ -2,6 +2,7 @@ package budget
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -68,12 +69,13 @@ func (c RatioConfig) New() (Budget, error) {
 // takes one of them with a compare-and-swap. The window is updated by
 // calls, about once every 64 on a busy client and on every call on a
 // quiet one, and by every 16th retry allowed; a retry that finds none
-// left takes the lock, without reading the clock, only when the calls
-// since the last update allow one more. So retries are never refused for
-// want of an update, and are allowed by a window at most that many
-// events old: when a busy client falls quiet, the first few dozen events
-// after the pause may be judged by calls that have since left the
-// window.
+// left takes the lock, without the clock, only when the calls since the
+// last update allow one more, and counts them. So retries are never
+// refused for want of an update, and are allowed by a window at most
+// that many events old: a few more than Percent may be allowed while
+// calls leave the window between updates (the next update counts them as
+// owed), and when a busy client falls quiet, the first few dozen events
+// after the pause may be judged by calls that have since left the window.
 type Ratio struct {
 	win   window.Window // counters: rCalls, rRetries
 	clock clockcap.Clock
@@ -88,14 +90,15 @@ type Ratio struct {
 	_     [64]byte
 
 	// left is how many more retries the window may take: what the last
-	// update gave, less those allowed since; updating while an update
-	// moves those into the window. Written by every retry allowed: a
+	// update gave (negative: owed), plus what calls since earned, less
+	// those allowed since; updating while an update moves those into the
+	// window. Written by every retry allowed: a
 	// cache line of its own.
 	left atomic.Int64
 	_    [56]byte
 
 	mu        sync.Mutex
-	given     int64 // left as the last update set it
+	given     int64 // left as the last update set it, plus credits
 	throttled counter
 }
 
@@ -105,7 +108,7 @@ const (
 )
 
 // updating is left's value while an update is under way.
-const updating = -1
+const updating = math.MinInt64
 
 // NewRatio returns a Ratio budget, or an error that names the bad field of
 // c.
@@ -152,21 +155,24 @@ func (r *Ratio) Request() bool {
 // this one included, stay within Percent percent of its calls plus the
 // floor.
 func (r *Ratio) AllowRetry() bool {
-	if !r.exact {
-		switch l := r.take(); {
+	for !r.exact {
+		l := r.left.Load()
+		switch {
 		case l > 0:
+			if !r.left.CompareAndSwap(l, l-1) {
+				continue
+			}
 			if l%16 == 0 && r.mu.TryLock() { // every 16th: update
 				r.updateLocked(r.now())
 				r.mu.Unlock()
 			}
 			return true
-		case l == 0 && r.win.Sum(rCalls)*r.pct/100 == r.calls.Load()*r.pct/100:
+		case l != updating && l+r.credit() <= 0:
 			r.throttled.Add()
 			return false
 		}
+		break // calls since the last update allow one, or it is under way
 	}
-	// Calls since the last update that may allow a retry, an update under
-	// way, or exact.
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.exact {
@@ -175,7 +181,7 @@ func (r *Ratio) AllowRetry() bool {
 		r.creditLocked()
 	}
 	if r.take() > 0 {
-		if r.exact { // count it at its time, not spread over the next update's span
+		if r.exact { // count it at its time, not at the next update's
 			r.given--
 			r.win.AddLocked(rRetries, 1)
 		}
@@ -185,9 +191,8 @@ func (r *Ratio) AllowRetry() bool {
 	return false
 }
 
-// take takes one of the retries left and returns how many there were
-// before it: 0 when none was left (and none was taken), updating while
-// an update is under way.
+// take takes one of the retries left, if there is one, and returns how
+// many there were before it.
 func (r *Ratio) take() int64 {
 	for {
 		l := r.left.Load()
@@ -197,28 +202,36 @@ func (r *Ratio) take() int64 {
 	}
 }
 
-// updateLocked moves the retries allowed since the last update into the
-// window, updates it to time now, and works out how many more retries it
-// may take.
-func (r *Ratio) updateLocked(now int64) {
-	taken := r.given - r.left.Swap(updating)
-	r.win.Add(rRetries, taken)
-	r.win.FlushLocked(now)
-	calls := r.win.Sum(rCalls)
-	r.calls.Store(calls)
-	limit := calls*r.pct/100 + r.floor
-	r.given = max(limit-r.win.Sum(rRetries), 0)
-	r.left.Store(r.given)
+// credit returns how many more retries the calls since the last update
+// allow.
+func (r *Ratio) credit() int64 {
+	return r.win.Sum(rCalls)*r.pct/100 - r.calls.Load()*r.pct/100
 }
 
 // creditLocked adds the retries that the calls since the last update
-// allow, without reading the clock.
+// allow, without reading the clock. Until the next update it counts the
+// calls that have left the window since the last one, so it may allow a
+// few retries too many; the next update counts them against the retries
+// left (which may then be negative: a debt that later calls pay first).
 func (r *Ratio) creditLocked() {
-	calls := r.win.Sum(rCalls)
-	more := calls*r.pct/100 - r.calls.Load()*r.pct/100
-	r.calls.Store(calls)
+	more := r.credit()
+	r.calls.Store(r.win.Sum(rCalls))
 	r.given += more
 	r.left.Add(more)
+}
+
+// updateLocked updates the window to time now, moves the retries allowed
+// since the last update into its newest bucket, and works out how many
+// more retries it may take: a negative number when it holds more than it
+// should.
+func (r *Ratio) updateLocked(now int64) {
+	taken := r.given - r.left.Swap(updating)
+	r.win.FlushLocked(now)
+	r.win.AddLocked(rRetries, taken)
+	calls := r.win.Sum(rCalls)
+	r.calls.Store(calls)
+	r.given = calls*r.pct/100 + r.floor - r.win.Sum(rRetries)
+	r.left.Store(r.given)
 }
 
 // Record does nothing: a Ratio counts calls and retries, not outcomes.

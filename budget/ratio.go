@@ -83,17 +83,16 @@ type Ratio struct {
 	pct   int64
 	floor int64 // retries always allowed in a window
 	exact bool  // update the window for every retry (tests)
-	// calls is the window's calls as of the last update: once no retry
-	// is left, a retry updates the window only if the calls since then
-	// may allow one more.
+	// calls is the window's calls as of the last update or credit: once
+	// no retry is left, a retry takes the lock only if the calls since
+	// then allow one more.
 	calls atomic.Int64
 	_     [64]byte
 
 	// left is how many more retries the window may take: what the last
 	// update gave (negative: owed), plus what calls since earned, less
 	// those allowed since; updating while an update moves those into the
-	// window. Written by every retry allowed: a
-	// cache line of its own.
+	// window. Written by every retry allowed: a cache line of its own.
 	left atomic.Int64
 	_    [56]byte
 

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/budget"
@@ -160,6 +161,46 @@ func TestNoAllocations(t *testing.T) {
 			b.Record(verdict.Success)
 		}); n != 0 {
 			t.Errorf("%T allocates %v times per call", b, n)
+		}
+	}
+}
+
+// The lock-free retry check keeps its books under races with updates:
+// with the clock moving (so updates rotate the window) and goroutines
+// asking at once, Stats counts exactly the retries AllowRetry allowed and
+// refused; while all calls stay in one window, the retries allowed stay
+// within its limit.
+func TestConcurrentRatioClockMoving(t *testing.T) {
+	for _, step := range []time.Duration{time.Millisecond, 10 * time.Millisecond} {
+		clock := clockcap.Manual(epoch)
+		r, _ := budget.NewRatio(budget.RatioConfig{Window: time.Second, Clock: clock}) // floor 1
+		var calls, allowed, refused atomic.Int64
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Go(func() {
+				for i := range 3000 {
+					if g == 0 && i%10 == 0 {
+						clock.Advance(step)
+					}
+					r.Request()
+					calls.Add(1)
+					if r.AllowRetry() {
+						allowed.Add(1)
+					} else {
+						refused.Add(1)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		want := budget.Stats{Requests: uint64(calls.Load()), Retries: uint64(allowed.Load()), Throttled: uint64(refused.Load())}
+		if diff := cmp.Diff(want, r.Stats()); diff != "" {
+			t.Errorf("clock step %v: Stats (-counted by the callers +budget):\n%s", step, diff)
+		}
+		// 24000 calls over 300 ms of clock, all in one 1 s window: 10%
+		// of them plus the floor of 1.
+		if n := allowed.Load(); step == time.Millisecond && (n > 2400+1 || n < 2000) {
+			t.Errorf("%d retries allowed for 24000 calls in one window; want 10%% (2400) plus the floor, and not far below", n)
 		}
 	}
 }

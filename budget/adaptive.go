@@ -90,7 +90,6 @@ func (c AdaptiveConfig) New() (Budget, error) {
 // and judge again by the window as of now.
 type Adaptive struct {
 	win   window.Window // counters: aAccepts, aOthers, aRefused
-	tally tally         // accepts and others not yet moved into win
 	k     float64
 	seed  uint64
 	clock clockcap.Clock
@@ -174,7 +173,7 @@ func (a *Adaptive) admit() bool {
 	now := a.now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.flushLocked(now)
+	a.win.FlushLocked(now)
 	if p := a.probabilityLocked(); p > 0 && a.uniform() < p {
 		a.win.AddLocked(aRefused, 1)
 		return false
@@ -197,15 +196,14 @@ func (a *Adaptive) uniform() float64 {
 }
 
 // Record counts an attempt as a call, and as accepted if v is Success or
-// Neutral. Like Ratio.Request it counts in a cell of the calling
-// goroutine's, moved into the window when it is updated.
+// Neutral.
 func (a *Adaptive) Record(v verdict.Verdict) {
 	c := aOthers
 	if v == verdict.Success || v == verdict.Neutral {
 		c = aAccepts
 	}
-	if a.tally.add(c, &a.win) && a.mu.TryLock() {
-		a.flushLocked(a.now())
+	if a.win.Add(c, 1) && a.mu.TryLock() {
+		a.win.FlushLocked(a.now())
 		a.mu.Unlock()
 	}
 }
@@ -226,14 +224,8 @@ func (a *Adaptive) Probability() float64 {
 	now := a.now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.flushLocked(now)
-	return a.probabilityLocked()
-}
-
-// flushLocked moves the tally into the window and updates it to time now.
-func (a *Adaptive) flushLocked(now int64) {
-	a.tally.moveLocked(&a.win)
 	a.win.FlushLocked(now)
+	return a.probabilityLocked()
 }
 
 // probabilityLocked returns the chance of refusing an attempt, by the

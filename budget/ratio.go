@@ -67,9 +67,8 @@ func (c RatioConfig) New() (Budget, error) {
 // AllowRetry mostly takes no lock and reads no clock: each update of the
 // window works out how many retries it may still take, and AllowRetry
 // takes one of them with a compare-and-swap. The window is updated by
-// calls, about once every 64 on a busy client (64 of one goroutine's:
-// calls are counted per goroutine stripe, see Request) and on every call
-// on a quiet one, and by every 16th retry allowed; a retry that finds none
+// calls, about once every 64 on a busy client and on every call on a
+// quiet one, and by every 16th retry allowed; a retry that finds none
 // left takes the lock, without the clock, only when the calls since the
 // last update allow one more, and counts them. So retries are never
 // refused for want of an update, and are allowed by a window at most
@@ -79,7 +78,6 @@ func (c RatioConfig) New() (Budget, error) {
 // after the pause may be judged by calls that have since left the window.
 type Ratio struct {
 	win   window.Window // counters: rCalls, rRetries
-	tally tally         // calls not yet moved into win
 	clock clockcap.Clock
 	epoch time.Time
 	pct   int64
@@ -143,12 +141,9 @@ func NewRatio(c RatioConfig) (*Ratio, error) {
 	return r, nil
 }
 
-// Request counts the call and allows it. The count goes to one of eight
-// cells chosen by the calling goroutine, so that cores calling at once do
-// not write one cache line; the cells are moved into the window when it
-// is updated.
+// Request counts the call and allows it.
 func (r *Ratio) Request() bool {
-	if r.tally.add(rCalls, &r.win) && r.mu.TryLock() {
+	if r.win.Add(rCalls, 1) && r.mu.TryLock() {
 		r.updateLocked(r.now())
 		r.mu.Unlock()
 	}
@@ -209,12 +204,8 @@ func (r *Ratio) take() int64 {
 // credit returns how many more retries the calls since the last update
 // allow.
 func (r *Ratio) credit() int64 {
-	return r.callsNow()*r.pct/100 - r.calls.Load()*r.pct/100
+	return r.win.Sum(rCalls)*r.pct/100 - r.calls.Load()*r.pct/100
 }
-
-// callsNow returns the window's calls as of its last update and those
-// since.
-func (r *Ratio) callsNow() int64 { return r.win.Sum(rCalls) + r.tally.sum(rCalls) }
 
 // creditLocked adds the retries that the calls since the last update
 // allow, without reading the clock. Until the next update it counts the
@@ -222,9 +213,8 @@ func (r *Ratio) callsNow() int64 { return r.win.Sum(rCalls) + r.tally.sum(rCalls
 // few retries too many; the next update counts them against the retries
 // left (which may then be negative: a debt that later calls pay first).
 func (r *Ratio) creditLocked() {
-	calls := r.callsNow()
-	more := calls*r.pct/100 - r.calls.Load()*r.pct/100
-	r.calls.Store(calls)
+	more := r.credit()
+	r.calls.Store(r.win.Sum(rCalls))
 	r.given += more
 	r.left.Add(more)
 }
@@ -235,7 +225,6 @@ func (r *Ratio) creditLocked() {
 // should.
 func (r *Ratio) updateLocked(now int64) {
 	taken := r.given - r.left.Swap(updating)
-	r.tally.moveLocked(&r.win)
 	r.win.FlushLocked(now)
 	r.win.AddLocked(rRetries, taken)
 	calls := r.win.Sum(rCalls)
@@ -252,7 +241,7 @@ func (r *Ratio) Stats() Stats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return Stats{
-		Requests:  uint64(r.win.LifetimeLocked(rCalls) + r.tally.sum(rCalls)),
+		Requests:  uint64(r.win.LifetimeLocked(rCalls)),
 		Retries:   uint64(r.win.LifetimeLocked(rRetries) + r.given - r.left.Load()),
 		Throttled: r.throttled.Load(),
 	}

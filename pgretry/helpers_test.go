@@ -1,0 +1,5 @@
+package pgretry_test
+
+import "github.com/recur-go/recur/schedule"
+
+func mustTimes(n int) schedule.Schedule { return schedule.Times{N: n} }

@@ -13,7 +13,7 @@ import (
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
-	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
 	"go.uber.org/goleak"
 )
 
@@ -90,11 +90,11 @@ func (r *retries) options(o pgretry.Options) pgretry.Options {
 	return o
 }
 
-// fastSchedule retries at once, 3 attempts in all, so that the tests do
+// fastOptions retries at once, 3 attempts in all, so that the tests do
 // not wait for backoff.
 func fastOptions(o pgretry.Options) pgretry.Options {
 	if o.Schedule == nil {
-		o.Schedule = mustTimes(3)
+		o.Schedule = schedule.Times{N: 3}
 	}
 	return o
 }
@@ -116,13 +116,4 @@ func newDB(t *testing.T, pool *pgxpool.Pool, o pgretry.Options) (*pgretry.DB, *r
 		t.Fatal(err)
 	}
 	return db, &r
-}
-
-// attempts is how many attempts a call's error says were made: a
-// *retry.Error says; any other error, or none, means one.
-func attempts(err error) int {
-	if re, ok := err.(*retry.Error); ok {
-		return re.Attempts
-	}
-	return 1
 }

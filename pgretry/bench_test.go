@@ -3,23 +3,22 @@ package pgretry_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/pgretry"
 )
 
-// BenchmarkQueryRow reads one row through plain pgxpool and through a DB
-// on the same pool and server: the wrapper's cost is the difference.
-// Interleave runs of it (see docs/benchmarks.md) and compare the columns
-// with benchstat -col /lib.
-func BenchmarkQueryRow(b *testing.B) {
+// benchSetup returns a pool of one connection on the shared server, with
+// a one-row table, and a DB on it.
+func benchSetup(b *testing.B) (*pgxpool.Pool, *pgretry.DB) {
 	s := server(b)
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, s.DSN("pool_max_conns=1"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer pool.Close()
+	b.Cleanup(pool.Close)
 	if _, err := pool.Exec(ctx, "DROP TABLE IF EXISTS bench; CREATE TABLE bench (id int PRIMARY KEY, name text NOT NULL); INSERT INTO bench VALUES (1, 'one')"); err != nil {
 		b.Fatal(err)
 	}
@@ -27,7 +26,19 @@ func BenchmarkQueryRow(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const q = "SELECT id, name FROM bench WHERE id = $1"
+	return pool, db
+}
+
+const benchQuery = "SELECT id, name FROM bench WHERE id = $1"
+
+// BenchmarkQueryRow reads one row through plain pgxpool and through a DB
+// on the same pool and server: the wrapper's cost is the difference.
+// Interleave runs of it (see docs/benchmarks.md) and compare the columns
+// with benchstat -col /lib.
+func BenchmarkQueryRow(b *testing.B) {
+	pool, db := benchSetup(b)
+	ctx := context.Background()
+	const q = benchQuery
 	for _, lib := range []struct {
 		name string
 		scan func(id *int, name *string) error
@@ -46,4 +57,37 @@ func BenchmarkQueryRow(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkQueryRowPaired runs the two reads of BenchmarkQueryRow in
+// turn, call by call, in alternating order, and reports each one's mean
+// time and their ratio: a load that changes during the run slows both
+// alike, so the ratio is steadier than two separate benchmarks are.
+func BenchmarkQueryRowPaired(b *testing.B) {
+	pool, db := benchSetup(b)
+	ctx := context.Background()
+	var id int
+	var name string
+	var plain, wrapped time.Duration
+	i := 0
+	for b.Loop() {
+		for k := range 2 {
+			start := time.Now()
+			var err error
+			if (i+k)%2 == 0 {
+				err = pool.QueryRow(ctx, benchQuery, 1).Scan(&id, &name)
+				plain += time.Since(start)
+			} else {
+				err = db.QueryRow(ctx, benchQuery, 1).Scan(&id, &name)
+				wrapped += time.Since(start)
+			}
+			if err != nil || id != 1 {
+				b.Fatal(id, err)
+			}
+		}
+		i++
+	}
+	b.ReportMetric(float64(plain.Nanoseconds())/float64(i), "pgx-ns/op")
+	b.ReportMetric(float64(wrapped.Nanoseconds())/float64(i), "recur-ns/op")
+	b.ReportMetric(float64(wrapped)/float64(plain), "recur/pgx")
 }

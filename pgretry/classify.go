@@ -136,10 +136,8 @@ func unreachable(err error) bool {
 		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, net.ErrClosed)
 }
 
-// The classifiers the runner calls. Only a marked statement is retried on
-// every Transient and Retryable error; others only when nothing was sent.
-func classifyMarked(err error) verdict.Verdict { return Classify(err) }
-
+// classifyUnmarked is Classify for a statement that is not marked: it is
+// retried only when nothing of it was sent.
 func classifyUnmarked(err error) verdict.Verdict {
 	v := Classify(err)
 	if v.Retry() && !safe(err) {

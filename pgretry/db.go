@@ -44,7 +44,7 @@ func (db *DB) Breaker() *breaker.Breaker { return db.opts.Breaker }
 // classifier is the runner's classifier for a statement run with ctx.
 func classifier(ctx context.Context) func(error) verdict.Verdict {
 	if IsSafe(ctx) {
-		return classifyMarked
+		return Classify
 	}
 	return classifyUnmarked
 }

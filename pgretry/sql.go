@@ -108,8 +108,8 @@ func (s *SQLDB) runTx(ctx context.Context, opts *sql.TxOptions, fn func(*SQLTx) 
 	if err != nil {
 		return s.acquireErr(err)
 	}
+	defer t.Rollback() // does nothing after a commit; database/sql rolls back by itself if ctx ends
 	if err := fn(&SQLTx{tx: t}); err != nil {
-		t.Rollback() // database/sql rolls back by itself if ctx has ended
 		return err
 	}
 	return t.Commit()

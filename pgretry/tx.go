@@ -41,17 +41,21 @@ func (db *DB) Tx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error)
 	return err
 }
 
-// runTx is one run of a transaction: begin, fn, commit, or rollback on
-// any error.
+// runTx is one run of a transaction: begin, fn, commit. It rolls back
+// whatever did not commit, fn's error or panic included.
 func (db *DB) runTx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
 	ptx, err := db.pool.BeginTx(ctx, opts)
 	if err != nil {
 		return db.acquireErr(err)
 	}
-	if err := fn(tx{ptx}); err != nil {
+	defer func() {
+		// After a commit this does nothing. A failed rollback closes the
+		// connection: nothing is left open.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
 		defer cancel()
-		ptx.Rollback(rctx) // a failed rollback closes the connection: nothing is left open
+		ptx.Rollback(rctx)
+	}()
+	if err := fn(tx{ptx}); err != nil {
 		return err
 	}
 	return ptx.Commit(ctx)

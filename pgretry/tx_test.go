@@ -194,3 +194,33 @@ func TestTxMarked(t *testing.T) {
 		t.Errorf("Tx with a marked context: %v, ran=%v; want ErrMarkedInTx, not run", err, runs != 1)
 	}
 }
+
+// TestTxPanic: a panic in the transaction function goes up to the
+// caller, after the transaction is rolled back and its connection
+// returned to the pool.
+func TestTxPanic(t *testing.T) {
+	pool := newPool(t, server(t), "", nil)
+	exec(t, pool, "DROP TABLE IF EXISTS panics", "CREATE TABLE panics (v int)")
+	db, _ := newDB(t, pool, pgretry.Options{})
+	ctx := testCtx(t)
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		db.Tx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "INSERT INTO panics VALUES (1)"); err != nil {
+				return err
+			}
+			panic("boom")
+		})
+		return nil
+	}()
+	if got != "boom" {
+		t.Fatalf("recovered %v; want the function's panic", got)
+	}
+	if n := pool.Stat().AcquiredConns(); n != 0 {
+		t.Errorf("%d connections still acquired; want 0", n)
+	}
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM panics").Scan(&n); err != nil || n != 0 {
+		t.Errorf("rows: %d, %v; want 0 (rolled back)", n, err)
+	}
+}

@@ -21,7 +21,7 @@ func TestRun(t *testing.T) {
 	if err := run(ctx, s.DSN(""), &out); err != nil {
 		t.Fatal(err)
 	}
-	want := "visits of /: 2\nbreaker: closed, 6 successes, 0 failures\n"
+	want := "visits of /: 2\nbreaker: closed, 5 successes, 0 failures\n"
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
 	}

@@ -61,10 +61,7 @@ func TestSQLTerminateIdle(t *testing.T) {
 		if _, err := db.ExecContext(ctx, "SELECT 1"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", app); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(100 * time.Millisecond) // gone, and idle for less than the driver's ping threshold
+		terminate(t, admin, app) // the driver's ping is off: the dead connection is handed out
 		c := ctx
 		if marked {
 			c = pgretry.Safe(ctx)
@@ -151,9 +148,11 @@ func TestSQLFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, r := newSQL(t, s, "", true, pgretry.Options{Breaker: b, Retry: retry.Options{AttemptTimeout: 100 * time.Millisecond}})
+	// The attempt timeout is for the full pool below; it is long enough
+	// for a statement on a loaded machine.
+	db, r := newSQL(t, s, "", true, pgretry.Options{Breaker: b, Retry: retry.Options{AttemptTimeout: time.Second}})
 	db.DB().SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, "CREATE TABLE u (id int PRIMARY KEY); INSERT INTO u VALUES (1)"); err != nil {
+	if _, err := db.DB().ExecContext(ctx, "CREATE TABLE u (id int PRIMARY KEY); INSERT INTO u VALUES (1)"); err != nil {
 		t.Fatal(err)
 	}
 	before := b.Stats()

@@ -48,6 +48,7 @@ func Start(tb testing.TB) *Server {
 	s, err := New()
 	if err != nil {
 		Unavailable(tb, err)
+		return nil
 	}
 	tb.Cleanup(s.Close)
 	return s
@@ -59,6 +60,7 @@ func Unavailable(tb testing.TB, err error) {
 	tb.Helper()
 	if os.Getenv("CI") == "true" {
 		tb.Fatalf("pgtest: cannot start PostgreSQL (CI=true, so this fails): %v", err)
+		return
 	}
 	tb.Skipf("pgtest: cannot start PostgreSQL, skipping (install it with: %s): %v", Install, err)
 }

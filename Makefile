@@ -7,9 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 BENCHSTAT   ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test
+.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test
 
-test: vet race props bench-test grpc-test
+test: vet race props bench-test grpc-test pg-test
 
 vet:
 	$(GO) vet ./...
@@ -34,6 +34,7 @@ lint: vet
 	$(GO) run $(STATICCHECK) ./...
 	cd bench && $(GO) run $(STATICCHECK) ./...
 	cd grpcretry && $(GO) run $(STATICCHECK) ./...
+	cd pgretry && $(GO) run $(STATICCHECK) ./...
 
 cover:
 	$(GO) test -coverprofile=cover.out ./...
@@ -49,6 +50,13 @@ bench-test:
 # of the main go.mod); its tests run against real servers on loopback.
 grpc-test:
 	cd grpcretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# pgretry/ is a module of its own (pgx stays out of the main go.mod); its
+# tests start PostgreSQL from /usr/lib/postgresql/*/bin (Debian's
+# postgresql package, which .ci/run installs) and fail without it when
+# CI=true.
+pg-test:
+	cd pgretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # recur against its peers, side by side: -count 10 and benchstat, one
 # column per library. The raw numbers stay in bench/bench.txt. The breaker

@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )
@@ -76,12 +77,12 @@ func fastestRun(s schedule.Schedule, d time.Duration, limit int) (n int, ok bool
 	r := interp.Start(leastDraws(s), 0)
 	var start time.Duration
 	for n = 1; n <= limit; n++ {
-		end := schedule.AddSat(start, d)
+		end := sat.AddDur(start, d)
 		delay, more := r.Next(start, end)
 		if !more {
 			return n, true
 		}
-		start = schedule.AddSat(end, delay)
+		start = sat.AddDur(end, delay)
 	}
 	return 0, false
 }
@@ -150,9 +151,9 @@ func worstTime(s schedule.Schedule, n int, perAttempt time.Duration) time.Durati
 	if s == nil {
 		return perAttempt
 	}
-	w := schedule.AddSat(maxWait(s, n), schedule.MulSat(perAttempt, int64(n)))
+	w := sat.AddDur(maxWait(s, n), sat.MulDur(perAttempt, int64(n)))
 	if l, ok := timeLimit(s); ok {
-		w = min(w, schedule.AddSat(l, perAttempt))
+		w = min(w, sat.AddDur(l, perAttempt))
 	}
 	return w
 }
@@ -170,7 +171,7 @@ func maxWait(s schedule.Schedule, n int) time.Duration {
 	if u := withoutUpTo(s); !interp.NeedsStart(u) {
 		return schedule.Bounds(u).MaxTotal
 	}
-	return schedule.MulSat(maxDelay(s), int64(max(n, 1)-1))
+	return sat.MulDur(maxDelay(s), int64(max(n, 1)-1))
 }
 
 // withoutUpTo returns s without the UpTo nodes that bound it from the
@@ -202,7 +203,7 @@ func maxDelay(s schedule.Schedule) time.Duration {
 	case schedule.Decorrelated:
 		return v.Cap
 	case schedule.Jittered:
-		d := schedule.MulSat(maxDelay(v.Inner), int64(v.HighPct))
+		d := sat.MulDur(maxDelay(v.Inner), int64(v.HighPct))
 		if d == schedule.MaxDuration {
 			return d
 		}

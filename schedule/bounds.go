@@ -3,6 +3,8 @@ package schedule
 import (
 	"math"
 	"time"
+
+	"github.com/recur-go/recur/internal/sat"
 )
 
 // Limits is what Bounds can tell about a schedule without running it. The
@@ -65,7 +67,7 @@ func Bounds(s Schedule) Limits {
 	s = simplify(s)
 	a := analyzer{steps: stepBudget}
 	e := a.drive(s, 0, true)
-	if b, ok := maxBudget(s); ok && addSat(e.hi, b) == inf {
+	if b, ok := maxBudget(s); ok && sat.Add(e.hi, b) == inf {
 		// Some UpTo might start so late that its budget saturates; see
 		// analyzer.hazards.
 		a = analyzer{steps: stepBudget, hazards: true}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
@@ -175,7 +176,7 @@ func reference(s schedule.Schedule, seed uint64, at time.Duration, max int) simu
 	var now time.Duration
 	for want.Attempts = 1; ; want.Attempts++ {
 		start := now
-		now = schedule.AddSat(now, at)
+		now = sat.AddDur(now, at)
 		d, ok := r.Next(start, now)
 		if !ok {
 			break
@@ -185,7 +186,7 @@ func reference(s schedule.Schedule, seed uint64, at time.Duration, max int) simu
 			break
 		}
 		want.DelaysNS = append(want.DelaysNS, d)
-		now = schedule.AddSat(now, d)
+		now = sat.AddDur(now, d)
 	}
 	want.ElapsedNS = now
 	return want

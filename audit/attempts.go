@@ -162,7 +162,8 @@ func worstTime(s schedule.Schedule, n int, perAttempt time.Duration) time.Durati
 // all, whatever its attempts take. When the waits do not depend on the
 // clock — no Spaced or UpTo, or only UpTos around such a policy, which
 // cut a run short but do not change its waits — that is the most waiting
-// of schedule.Bounds. Otherwise it is n−1 times the longest single wait:
+// of schedule.Bounds. Otherwise it is n−1 times the longest single wait
+// whatever the attempts take, schedule.MaxDelayAnyPace:
 // a clock-driven node that stops early can make others wait longer (a
 // Union waits for the shortest of the sides that continue, so when a
 // side stops, the other's longer waits take over), so waits that Bounds
@@ -171,7 +172,7 @@ func maxWait(s schedule.Schedule, n int) time.Duration {
 	if u := withoutUpTo(s); !interp.NeedsStart(u) {
 		return schedule.Bounds(u).MaxTotal
 	}
-	return sat.MulDur(maxDelay(s), int64(max(n, 1)-1))
+	return sat.MulDur(schedule.MaxDelayAnyPace(s), int64(max(n, 1)-1))
 }
 
 // withoutUpTo returns s without the UpTo nodes that bound it from the
@@ -186,38 +187,4 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 		return schedule.Capped{Inner: withoutUpTo(v.Inner), Max: v.Max}
 	}
 	return s
-}
-
-// maxDelay returns the longest single wait s can choose.
-func maxDelay(s schedule.Schedule) time.Duration {
-	switch v := s.(type) {
-	case schedule.Spaced:
-		return v.Every // the next slot is at most one period away
-	case schedule.Exponential:
-		if v.FactorPct == 100 {
-			return min(v.Base, v.Cap)
-		}
-		return v.Cap
-	case schedule.Fibonacci:
-		return schedule.MaxDuration
-	case schedule.Decorrelated:
-		return v.Cap
-	case schedule.Jittered:
-		d := sat.MulDur(maxDelay(v.Inner), int64(v.HighPct))
-		if d == schedule.MaxDuration {
-			return d
-		}
-		return d / 100
-	case schedule.Capped:
-		return min(maxDelay(v.Inner), v.Max)
-	case schedule.UpTo:
-		return min(maxDelay(v.Inner), v.Budget)
-	case schedule.Union:
-		return max(maxDelay(v.A), maxDelay(v.B))
-	case schedule.Intersect:
-		return max(maxDelay(v.A), maxDelay(v.B))
-	case schedule.AndThen:
-		return max(maxDelay(v.First), maxDelay(v.Then))
-	}
-	return 0 // Times, Forever
 }

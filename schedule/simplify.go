@@ -238,6 +238,9 @@ func maxDelay(s Schedule) time.Duration {
 	case Spaced:
 		return s.Every // the next slot is at most Every after the attempt began
 	case Exponential:
+		if s.FactorPct == 100 {
+			return min(s.Base, s.Cap) // it never grows
+		}
 		return s.Cap
 	case Decorrelated:
 		return s.Cap

@@ -106,6 +106,8 @@ func leastDraws(s schedule.Schedule) schedule.Schedule {
 		return schedule.Intersect{A: leastDraws(v.A), B: leastDraws(v.B)}
 	case schedule.AndThen:
 		return schedule.AndThen{First: leastDraws(v.First), Then: leastDraws(v.Then)}
+	case schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Spaced, schedule.Times:
+		// These take the path after the switch.
 	}
 	return s
 }
@@ -133,6 +135,8 @@ func timeLimit(s schedule.Schedule) (time.Duration, bool) {
 		return bothLimited(v.A, v.B)
 	case schedule.Intersect:
 		return bothLimited(v.A, v.B)
+	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Spaced, schedule.Times:
+		// These take the path after the switch.
 	}
 	return 0, false
 }
@@ -185,6 +189,8 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 		return schedule.Jittered{Inner: withoutUpTo(v.Inner), LowPct: v.LowPct, HighPct: v.HighPct}
 	case schedule.Capped:
 		return schedule.Capped{Inner: withoutUpTo(v.Inner), Max: v.Max}
+	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Spaced, schedule.Times, schedule.Union:
+		// These take the path after the switch.
 	}
 	return s
 }

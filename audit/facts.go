@@ -117,6 +117,8 @@ func random(s schedule.Schedule) bool {
 		}
 	case schedule.Decorrelated:
 		return v.Base < v.Cap
+	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
+		// These take the path after the switch.
 	}
 	a, b := schedule.Children(s)
 	return a != nil && random(a) || b != nil && random(b)

@@ -151,6 +151,8 @@ func untimed(s Schedule) bool {
 	switch s.(type) {
 	case Spaced, UpTo:
 		return false
+	case AndThen, Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Times, Union:
+		// These take the path after the switch.
 	}
 	if a, b := Children(s); a != nil {
 		return untimed(a) && (b == nil || untimed(b))

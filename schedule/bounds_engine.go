@@ -347,6 +347,8 @@ func (e *engine) skip(i int, m int64) {
 		} else {
 			e.skip(b, m)
 		}
+	case Decorrelated, Exponential, Fibonacci, Forever, Times:
+		// Nothing to skip.
 	}
 }
 

@@ -80,6 +80,8 @@ func (a *analyzer) drive(s Schedule, off int64, exact bool) est {
 			}
 		}
 		return upToDriveEst(a.drive(s.Inner, off, exact), b, hazard)
+	case Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Spaced, Times, Union:
+		// These take the path after the switch.
 	}
 	return a.ctx(s, off)
 }
@@ -106,6 +108,8 @@ func (a *analyzer) ctx(s Schedule, off int64) est {
 	case AndThen:
 		// When Then starts depends on the timeline: any time.
 		return seqEst(a.ctx(s.First, off), a.ctx(s.Then, inf))
+	case Decorrelated, Exponential, Fibonacci, Forever, Spaced, Times:
+		// These take the path after the switch.
 	}
 	return leafEst(s)
 }
@@ -213,6 +217,8 @@ func leafEst(s Schedule) est {
 	case Decorrelated:
 		never.dmin, never.dmax = min(int64(s.Base), int64(s.Cap)), int64(s.Cap)
 		return never
+	case AndThen, Capped, Intersect, Jittered, Union, UpTo:
+		// These take the path after the switch.
 	}
 	return est{att: 1} // not reached for a valid schedule
 }

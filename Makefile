@@ -32,8 +32,11 @@ fuzz:
 # the nested modules borrow the main module's copy through -modfile.
 STATICCHECK  = $(GO) tool -modfile=$(CURDIR)/go.mod staticcheck
 
+# internal/exhaustive: every type switch over the schedule variants names
+# them all (make test runs it too, with the other tests).
 lint: vet
 	$(GO) tool staticcheck ./...
+	$(GO) test -count=1 ./internal/exhaustive
 	cd bench && $(STATICCHECK) ./...
 	cd grpcretry && $(STATICCHECK) ./...
 

@@ -114,8 +114,8 @@ func MaxDelayAnyPace(s Schedule) time.Duration {
 // and the most a run waits before its second attempt (zero for a run that
 // stops at once).
 //
-// For example, Backoff(100ms, 30s) first waits 100ms, and FullJitter(100ms,
-// 30s) between 0 and 100ms.
+// For example, Backoff(100ms, 30s) first waits between 50ms and 100ms, and
+// FullJitter(100ms, 30s) between 0 and 100ms.
 func FirstWait(s Schedule) Limits {
 	return Bounds(Intersect{A: s, B: Times{N: 2}})
 }

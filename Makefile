@@ -5,9 +5,9 @@ RAPID_CHECKS ?= 1000
 PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}{{end}}' ./... | awk '/pgregory.net\/rapid/ {print $$1}')
 FUZZTIME    ?= 30s
 
-.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test
+.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test
 
-test: vet race props bench-test grpc-test
+test: vet race props bench-test grpc-test pg-test
 
 vet:
 	$(GO) vet ./...
@@ -39,6 +39,7 @@ lint: vet
 	$(GO) test -count=1 ./internal/exhaustive
 	cd bench && $(STATICCHECK) ./...
 	cd grpcretry && $(STATICCHECK) ./...
+	cd pgretry && $(STATICCHECK) ./...
 
 cover:
 	$(GO) test -coverprofile=cover.out ./...
@@ -54,6 +55,13 @@ bench-test:
 # of the main go.mod); its tests run against real servers on loopback.
 grpc-test:
 	cd grpcretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# pgretry/ is a module of its own (pgx stays out of the main go.mod); its
+# tests start PostgreSQL from /usr/lib/postgresql/*/bin (Debian's
+# postgresql package, which .ci/run installs) and fail without it when
+# CI=true.
+pg-test:
+	cd pgretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # recur against its peers, side by side: -count 10 and benchstat, one
 # column per library. The raw numbers stay in bench/bench.txt. The breaker

@@ -1,11 +1,9 @@
 # Targets: test (what CI runs), bench, fuzz, lint, cover, bench-peers.
 GO          ?= go
-STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Property tests run at a larger size here than in the quick -race pass.
 RAPID_CHECKS ?= 1000
 PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}{{end}}' ./... | awk '/pgregory.net\/rapid/ {print $$1}')
 FUZZTIME    ?= 30s
-BENCHSTAT   ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test
 
@@ -30,14 +28,21 @@ fuzz:
 	  done; \
 	done
 
+# staticcheck and benchstat are pinned by the tool directives in go.mod;
+# the nested modules borrow the main module's copy through -modfile.
+STATICCHECK  = $(GO) tool -modfile=$(CURDIR)/go.mod staticcheck
+
 # Every module of the workspace (go.work), for the tidy check.
 MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
 
+# internal/exhaustive: every type switch over the schedule variants names
+# them all (make test runs it too, with the other tests).
 lint: vet tidy
-	$(GO) run $(STATICCHECK) ./...
-	cd bench && $(GO) run $(STATICCHECK) ./...
-	cd grpcretry && $(GO) run $(STATICCHECK) ./...
-	cd pgretry && $(GO) run $(STATICCHECK) ./...
+	$(GO) tool staticcheck ./...
+	$(GO) test -count=1 ./internal/exhaustive
+	cd bench && $(STATICCHECK) ./...
+	cd grpcretry && $(STATICCHECK) ./...
+	cd pgretry && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -77,4 +82,4 @@ bench-peers: .SHELLFLAGS := -o pipefail -c
 bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
 	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(Breaker|Budget)' -benchmem -count 10 -cpu 1 . | tee -a bench.txt
-	cd bench && $(GO) run $(BENCHSTAT) -col /lib bench.txt
+	cd bench && $(GO) tool -modfile=$(CURDIR)/go.mod benchstat -col /lib bench.txt

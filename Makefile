@@ -1,4 +1,5 @@
-# Targets: test (what CI runs), bench, fuzz, lint, cover, bench-peers.
+# Targets: test (what CI runs), bench, fuzz, lint, cover, bench-peers,
+# wasm, site, browser-test, screenshot.
 GO          ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Property tests run at a larger size here than in the quick -race pass.
@@ -7,9 +8,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 BENCHSTAT   ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test
+.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test wasm site browser-test screenshot
 
-test: vet race props bench-test grpc-test
+test: vet race props bench-test grpc-test browser-test
 
 vet:
 	$(GO) vet ./...
@@ -34,6 +35,7 @@ lint: vet
 	$(GO) run $(STATICCHECK) ./...
 	cd bench && $(GO) run $(STATICCHECK) ./...
 	cd grpcretry && $(GO) run $(STATICCHECK) ./...
+	cd playground/browsertest && $(GO) run $(STATICCHECK) ./...
 
 cover:
 	$(GO) test -coverprofile=cover.out ./...
@@ -59,3 +61,28 @@ bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
 	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(Breaker|Budget)' -benchmem -count 10 -cpu 1 . | tee -a bench.txt
 	cd bench && $(GO) run $(BENCHSTAT) -col /lib bench.txt
+
+# The playground (docs/playground.md). Its WebAssembly program is committed
+# gzipped, so that a fresh clone builds and serves it; wasm rebuilds it
+# (browser-test fails while it is stale). -trimpath makes the build the
+# same in every folder.
+WASM_OUT := playground/static/recur.wasm
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM_OUT) ./playground/wasm
+	gzip -9 -n -f $(WASM_OUT)
+	chmod 644 $(WASM_OUT).gz
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" playground/static/wasm_exec.js
+
+# The page as a static folder for any web host.
+SITE ?= site
+site:
+	$(GO) run ./playground/site -o $(SITE)
+
+# playground/browsertest is a module of its own (chromedp stays out of the
+# main go.mod): it drives headless Chromium against schedcheck serve.
+browser-test:
+	cd playground/browsertest && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# docs/playground.png for the README, and the figures of docs/benchmarks.md.
+screenshot:
+	cd playground/browsertest && $(GO) run ./cmd/shoot -o ../../docs/playground.png

@@ -7,7 +7,9 @@ const policy = $("policy"), seed = $("seed"), status = $("status");
 // Measurements, read by the browser tests and `make screenshot`:
 // firstResult is milliseconds from navigation start to the first drawn
 // result, updates the milliseconds of each update after it.
-const metrics = { firstResult: null, updates: [] };
+// compiled and started mark the steps before the first result.
+// analyze holds the milliseconds of each call into recur, the first included.
+const metrics = { compiled: null, started: null, firstResult: null, updates: [], analyze: [] };
 window.recurMetrics = metrics;
 
 // loadRecur instantiates recur.wasm and resolves once globalThis.recur is set.
@@ -22,17 +24,20 @@ async function loadRecur() {
     const bytes = await (await fetch("recur.wasm")).arrayBuffer();
     inst = (await WebAssembly.instantiate(bytes, go.importObject)).instance;
   }
+  metrics.compiled = performance.now();
   go.run(inst);
   await ready;
+  metrics.started = performance.now();
 }
 
 // fmtDur prints nanoseconds as a short duration.
 function fmtDur(ns) {
   if (ns === null || ns === undefined) return "no bound";
+  if (ns === 0) return "0s";
   const abs = Math.abs(ns);
   const units = [[3600e9, "h"], [60e9, "m"], [1e9, "s"], [1e6, "ms"], [1e3, "µs"]];
   for (const [size, name] of units) {
-    if (abs >= size) return (+(ns / size).toPrecision(4)) + name;
+    if (abs >= size) return (+(ns / size).toPrecision(3)) + name;
   }
   return ns + "ns";
 }
@@ -64,6 +69,7 @@ function fragmentPolicy() {
 function update() {
   const t0 = performance.now();
   const a = JSON.parse(recur.analyze(policy.value, Number(seed.value) || 0));
+  metrics.analyze.push(performance.now() - t0);
   render(a);
   history.replaceState(null, "", "#p=" + encodeURIComponent(policy.value));
   const dt = performance.now() - t0;

@@ -228,7 +228,11 @@ func TestLintFix(t *testing.T) {
 func TestSharedURL(t *testing.T) {
 	ctx := page(t, "")
 	typePolicy(t, ctx, "spaced(1s) & times(3) upto 10s")
-	href := eval[string](t, ctx, `location.href`)
+	href, err := chromedp.Run(ctx, chromedp.Poll[string](`location.hash === "#p=" + encodeURIComponent(document.getElementById("policy").value) && location.href`,
+		chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		t.Fatalf("the URL does not follow the policy: %v", err)
+	}
 	if !strings.Contains(href, "#p=") {
 		t.Fatalf("URL %s has no #p=", href)
 	}

@@ -66,12 +66,23 @@ function fragmentPolicy() {
   try { return decodeURIComponent(m[1]); } catch { return null; }
 }
 
+// saveFragment puts the policy in the URL once typing pauses: browsers
+// throttle a page that replaces its history entry on every keystroke.
+let fragmentTimer = 0;
+function saveFragment() {
+  clearTimeout(fragmentTimer);
+  fragmentTimer = setTimeout(() => {
+    const want = "#p=" + encodeURIComponent(policy.value);
+    if (location.hash !== want) history.replaceState(null, "", want);
+  }, 250);
+}
+
 function update() {
   const t0 = performance.now();
   const a = JSON.parse(recur.analyze(policy.value, Number(seed.value) || 0));
   metrics.analyze.push(performance.now() - t0);
   render(a);
-  history.replaceState(null, "", "#p=" + encodeURIComponent(policy.value));
+  saveFragment();
   const dt = performance.now() - t0;
   if (metrics.firstResult === null) metrics.firstResult = performance.now();
   else metrics.updates.push(dt);

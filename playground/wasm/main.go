@@ -14,6 +14,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"runtime/debug"
 	"syscall/js"
 
 	"github.com/recur-go/recur/playground/engine"
@@ -21,6 +22,9 @@ import (
 )
 
 func main() {
+	// Each keystroke allocates a few hundred kilobytes that die at once;
+	// collecting less often keeps a collection out of most keystrokes.
+	debug.SetGCPercent(400)
 	api := js.Global().Get("Object").New()
 	api.Set("analyze", js.FuncOf(analyze))
 	api.Set("fromGRPC", js.FuncOf(fromGRPC))

@@ -31,7 +31,7 @@ func TestRunTruncates(t *testing.T) {
 	}
 }
 
-// TestBandHoldsEveryRun: each seed's delays lie inside the band, and a
+// TestBandHoldsEveryRun: the delays of every run lie inside the band, and a
 // policy without jitter has a band of width zero.
 func TestBandHoldsEveryRun(t *testing.T) {
 	s, err := parse.Parse("fulljitter(100ms, 2s) & times(6)")

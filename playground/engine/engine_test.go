@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,38 @@ func TestStorm(t *testing.T) {
 	}
 	if _, err := engine.Storm(context.Background(), []string{"tims(3)"}, 20, 5, 1, func(int, storm.Progress) {}); err == nil {
 		t.Error("Storm of an invalid policy: no error")
+	}
+}
+
+// TestNoRetryHasEmptyBand: a policy that never retries has an empty band,
+// written as [] and not left out, which the page once failed on.
+func TestNoRetryHasEmptyBand(t *testing.T) {
+	b, err := json.Marshal(engine.Analyze("times(1)", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"band":[]`) {
+		t.Errorf("Analyze(times(1)) = %s, want \"band\":[]", b)
+	}
+}
+
+func TestFromGRPCServiceConfig(t *testing.T) {
+	const sc = `{"methodConfig": [
+	  {"name": [{"service": "a.A"}]},
+	  {"name": [{"service": "b.B"}], "retryPolicy": {"maxAttempts": 8, "initialBackoff": "0.2s", "maxBackoff": "2s", "backoffMultiplier": 1.5, "retryableStatusCodes": ["UNAVAILABLE"]}}
+	]}`
+	got := engine.FromGRPC(sc, true)
+	want := engine.Imported{
+		Policy: "jittered(exponential(200ms, 150%, 2s), 80%, 120%) & times(5)",
+		Notes:  []string{"maxAttempts 8 is treated as 5, as gRFC A6 requires"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("FromGRPC (-want +got):\n%s", diff)
+	}
+	if got := engine.FromGRPC(`{"methodConfig": [{"name": [{}]}]}`, false); got.Error != "the service config has no retryPolicy" {
+		t.Errorf("FromGRPC without a retryPolicy = %+v", got)
+	}
+	if got := engine.FromGRPC(strings.Repeat(" ", 1<<20+1), false); got.Error == "" {
+		t.Error("FromGRPC of more than 1 MiB: no error")
 	}
 }

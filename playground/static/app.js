@@ -94,7 +94,7 @@ function render(a) {
   $("forms").hidden = bad;
   document.body.classList.toggle("invalid", bad);
   if (bad) {
-    status.textContent = "Invalid policy: line " + a.error.line + ", column " + a.error.column + ".";
+    status.textContent = "Invalid policy: line " + a.error.line + ", column " + a.error.column + ". Below, faded: the last valid policy.";
     text("error-msg", a.error.line + ":" + a.error.column + ": " + a.error.message);
     text("caret", a.error.caret);
     policy.setAttribute("aria-invalid", "true");

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -320,5 +321,28 @@ func TestWasmFresh(t *testing.T) {
 	}
 	if !bytes.Equal(want, got) {
 		t.Error("playground/static/wasm_exec.js differs from the toolchain's: run make wasm")
+	}
+}
+
+// TestLabelled: every control has a label, and Tab reaches the policy,
+// the seed and the storm's button.
+func TestLabelled(t *testing.T) {
+	ctx := page(t, "")
+	unlabelled := eval[[]string](t, ctx, `[...document.querySelectorAll("input, textarea, select, button")]
+		.filter(e => !(e.labels && e.labels.length) && !e.getAttribute("aria-label") && !e.textContent.trim())
+		.map(e => e.id || e.outerHTML)`)
+	if len(unlabelled) > 0 {
+		t.Errorf("controls without a label: %q", unlabelled)
+	}
+	var reached []string
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
+	for range 40 {
+		do(t, ctx, chromedp.KeyEvent(kb.Tab))
+		reached = append(reached, eval[string](t, ctx, `document.activeElement.id || document.activeElement.tagName`))
+	}
+	for _, id := range []string{"policy", "seed", "storm-run", "grpc-import"} {
+		if !slices.Contains(reached, id) {
+			t.Errorf("Tab never reaches #%s; it reaches %q", id, reached)
+		}
 	}
 }

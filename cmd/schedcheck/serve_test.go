@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a reader at once.
@@ -32,6 +34,7 @@ func (l *lockedBuffer) String() string {
 // TestServe: serve prints its address, serves the page there, and stops
 // with status 0 when its context ends.
 func TestServe(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr lockedBuffer
@@ -53,6 +56,7 @@ func TestServe(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	client.CloseIdleConnections()
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "recur playground") {
 		t.Errorf("GET %s = %d, %.60q", url, resp.StatusCode, body)
 	}

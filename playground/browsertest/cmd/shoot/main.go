@@ -64,17 +64,17 @@ func run(out string, loads int) error {
 	if err := sizes(); err != nil {
 		return err
 	}
-	var compiled, started, firsts, analyze []float64
-	for range loads {
+	fmt.Println("load  compiled  started  first call  first result   (ms from navigation start; first call: its own ms)")
+	var firsts []float64
+	for i := range loads {
 		m, err := load(bctx, srv.URL)
 		if err != nil {
 			return err
 		}
-		compiled, started, firsts = append(compiled, m.Compiled), append(started, m.Started), append(firsts, m.FirstResult)
-		analyze = append(analyze, m.Analyze)
+		fmt.Printf("%4d  %8.0f  %7.0f  %10.0f  %12.0f\n", i+1, m.Compiled, m.Started, m.Analyze, m.FirstResult)
+		firsts = append(firsts, m.FirstResult)
 	}
-	fmt.Printf("from navigation start, over %d loads:\n  recur.wasm fetched and compiled: %s\n  Go program started: %s\n  first result drawn: %s\n  of which the first call into recur: %s\n",
-		loads, stats(compiled), stats(started), stats(firsts), stats(analyze))
+	fmt.Printf("first result: %s\n", stats(firsts))
 	if err := typing(bctx, srv.URL); err != nil {
 		return err
 	}

@@ -135,3 +135,27 @@ func TestFromGRPCServiceConfig(t *testing.T) {
 		t.Error("FromGRPC of more than 1 MiB: no error")
 	}
 }
+
+// balanced returns a policy of n Times leaves joined by | into a balanced
+// tree: 2n-1 nodes, nested about log2(n) deep.
+func balanced(n int) string {
+	if n == 1 {
+		return "times(2)"
+	}
+	return "(" + balanced(n/2) + " | " + balanced(n-n/2) + ")"
+}
+
+// TestTooBigIsNotSimulated: a policy above storm.MaxNodes is explained
+// and linted but not simulated, and the page is told why.
+func TestTooBigIsNotSimulated(t *testing.T) {
+	a := engine.Analyze(balanced(129), 1)
+	if a.Error != nil {
+		t.Fatal(a.Error.Message)
+	}
+	if a.Run != nil || a.Simulated != "the schedule has more than 256 nodes (MaxNodes)" || a.Explanation == nil {
+		t.Errorf("Run %v, Simulated %q, Explanation %v", a.Run, a.Simulated, a.Explanation)
+	}
+	if a := engine.Analyze(balanced(128), 1); a.Run == nil {
+		t.Errorf("a policy of 255 nodes is not simulated: %q", a.Simulated)
+	}
+}

@@ -66,7 +66,7 @@ type Server struct {
 }
 
 // Serve builds schedcheck into dir and starts `schedcheck serve --addr
-// 127.0.0.1:0`, waiting at most 2 minutes for the build and 10 seconds
+// 127.0.0.1:0`, waiting at most 5 minutes for the build and 10 seconds
 // for the address.
 func Serve(ctx context.Context, dir string) (*Server, error) {
 	root, err := Root()
@@ -74,7 +74,7 @@ func Serve(ctx context.Context, dir string) (*Server, error) {
 		return nil, err
 	}
 	bin := filepath.Join(dir, "schedcheck")
-	bctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	bctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	build := exec.CommandContext(bctx, "go", "build", "-o", bin, "./cmd/schedcheck")
 	build.Dir = root

@@ -196,8 +196,9 @@ func TestErrorCaret(t *testing.T) {
 	if caret != want {
 		t.Errorf("caret:\n%s\nwant:\n%s", caret, want)
 	}
-	if hidden := eval[bool](t, ctx, `document.getElementById("error").hidden`); hidden {
-		t.Error("the error is hidden")
+	shown := eval[[]bool](t, ctx, `["error", "forms"].map(id => document.getElementById(id).offsetParent !== null)`)
+	if diff := cmp.Diff([]bool{true, false}, shown); diff != "" {
+		t.Errorf("error and forms shown (-want +got):\n%s", diff)
 	}
 }
 

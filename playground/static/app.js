@@ -88,19 +88,26 @@ function update() {
   else metrics.updates.push(dt);
 }
 
+// hadValid says whether a valid policy has been drawn, which stays on
+// the page, faded, while the text is invalid.
+let hadValid = false;
+
 function render(a) {
   const bad = !!a.error;
   $("error").hidden = !bad;
   $("forms").hidden = bad;
   document.body.classList.toggle("invalid", bad);
   if (bad) {
-    status.textContent = "Invalid policy: line " + a.error.line + ", column " + a.error.column + ". Below, faded: the last valid policy.";
+    status.textContent = "Invalid policy: line " + a.error.line + ", column " + a.error.column + "." +
+      (hadValid ? " Below, faded: the last valid policy." : "");
+    if (!hadValid) text("explanation", "Nothing yet: the policy does not parse.");
     text("error-msg", a.error.line + ":" + a.error.column + ": " + a.error.message);
     text("caret", a.error.caret);
     policy.setAttribute("aria-invalid", "true");
     return; // the rest shows the last valid policy
   }
   policy.removeAttribute("aria-invalid");
+  hadValid = true;
   status.textContent = "Valid policy.";
   text("canonical", a.canonical);
   text("infix", a.infix);

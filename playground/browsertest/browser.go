@@ -29,6 +29,9 @@ const InstallHint = "apt-get update && apt-get install -y chromium"
 // or chromium or chromium-browser on the PATH.
 func Chromium() (string, error) {
 	if p := os.Getenv("CHROMIUM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("CHROMIUM=%s: %w; install Chromium with: %s", p, err, InstallHint)
+		}
 		return p, nil
 	}
 	if _, err := os.Stat("/usr/bin/chromium"); err == nil {

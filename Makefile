@@ -8,9 +8,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 BENCHSTAT   ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test wasm site browser-test screenshot
+.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test wasm site browser-test screenshot
 
-test: vet race props bench-test grpc-test browser-test
+test: vet race props bench-test grpc-test pg-test browser-test
 
 vet:
 	$(GO) vet ./...
@@ -35,6 +35,7 @@ lint: vet
 	$(GO) run $(STATICCHECK) ./...
 	cd bench && $(GO) run $(STATICCHECK) ./...
 	cd grpcretry && $(GO) run $(STATICCHECK) ./...
+	cd pgretry && $(GO) run $(STATICCHECK) ./...
 	cd playground/browsertest && $(GO) run $(STATICCHECK) ./...
 
 cover:
@@ -52,6 +53,13 @@ bench-test:
 grpc-test:
 	cd grpcretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
+# pgretry/ is a module of its own (pgx stays out of the main go.mod); its
+# tests start PostgreSQL from /usr/lib/postgresql/*/bin (Debian's
+# postgresql package, which .ci/run installs) and fail without it when
+# CI=true.
+pg-test:
+	cd pgretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
 # recur against its peers, side by side: -count 10 and benchstat, one
 # column per library. The raw numbers stay in bench/bench.txt. The breaker
 # and budget rows run again at -cpu 1 (their rows without the -N suffix).
@@ -63,9 +71,11 @@ bench-peers:
 	cd bench && $(GO) run $(BENCHSTAT) -col /lib bench.txt
 
 # The playground (docs/playground.md). Its WebAssembly program is committed
-# gzipped, so that a fresh clone builds and serves it; wasm rebuilds it
-# (browser-test fails while it is stale). -trimpath makes the build the
-# same in every folder.
+# gzipped, so that a fresh clone builds and serves it; wasm rebuilds it.
+# browser-test rebuilds it first, so that the page under test is always
+# this tree's (a change to parse, lint or any package the program imports
+# changes it: commit the file when git status shows it). -trimpath makes
+# the build the same in every folder.
 WASM_OUT := playground/static/recur.wasm
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM_OUT) ./playground/wasm
@@ -80,7 +90,7 @@ site:
 
 # playground/browsertest is a module of its own (chromedp stays out of the
 # main go.mod): it drives headless Chromium against schedcheck serve.
-browser-test:
+browser-test: wasm
 	cd playground/browsertest && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # docs/playground.png for the README, and the figures of docs/benchmarks.md.

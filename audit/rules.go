@@ -153,7 +153,7 @@ func noJitter(_ Plan, ls []facts, report reportFunc) {
 	retrying(ls, func(l *facts) {
 		found := lintFindings(lint.Check(l.s), "no-jitter")
 		for _, f := range found {
-			report(l, f.Message, f.Fix)
+			report(l, f.Message, "use "+f.Fix) // lint's fix is a whole policy
 		}
 		if len(found) > 0 || random(l.s) {
 			return
@@ -167,12 +167,33 @@ func noJitter(_ Plan, ls []facts, report reportFunc) {
 	})
 }
 
+// equalJitter notes equal jitter, which lint accepts as a documented
+// choice (the backoff helper is equal jitter): a plan review suggests the
+// better one.
 func equalJitter(_ Plan, ls []facts, report reportFunc) {
 	retrying(ls, func(l *facts) {
-		for _, f := range lintFindings(lint.Check(l.s), "equal-jitter") {
-			report(l, f.Message, f.Fix)
-		}
+		walkSchedule(l.s, func(n schedule.Schedule) {
+			j, ok := n.(schedule.Jittered)
+			if !ok || j.LowPct < 50 || j.LowPct >= j.HighPct {
+				return
+			}
+			if e, ok := j.Inner.(schedule.Exponential); ok && e.FactorPct > 100 {
+				report(l, fmt.Sprintf("%v keeps at least %d%% of each delay: Brooker measured that equal jitter does more work and takes longer than full jitter", n, j.LowPct),
+					fmt.Sprintf("use full jitter: fulljitter(%v, %v)", e.Base, e.Cap))
+			}
+		})
 	})
+}
+
+// walkSchedule calls f for every node of s, parents first.
+func walkSchedule(s schedule.Schedule, f func(schedule.Schedule)) {
+	if s == nil {
+		return
+	}
+	f(s)
+	a, b := schedule.Children(s)
+	walkSchedule(a, f)
+	walkSchedule(b, f)
 }
 
 func noBreaker(_ Plan, ls []facts, report reportFunc) {

@@ -233,6 +233,71 @@ func BenchmarkBreakerClosedParallel(b *testing.B) {
 	}
 }
 
+// since is what timing a call costs at the least without a coarse clock:
+// two reads of the monotonic clock.
+var since = time.Now()
+
+// BenchmarkBreakerSlowCall is the closed path with slow-call detection
+// on: recur's breaker timing every call (SlowCall set, an hour, so that
+// nothing is slow), against failsafe-go's time-based breaker, which reads
+// the clock on every record, and against the floor: recur's default
+// closed path plus the two monotonic clock reads that timing a call takes.
+func BenchmarkBreakerSlowCall(b *testing.B) {
+	recur := mustBreaker(breaker.Config{SlowCall: time.Hour})
+	floor := mustBreaker(breaker.Config{})
+	fs := failsafeBreaker()
+	var sink time.Duration
+	libs := []struct {
+		lib  string
+		call func() error
+	}{
+		{"recur", func() error {
+			p, err := recur.Allow()
+			if err != nil {
+				return err
+			}
+			recur.Record(p, verdict.Success)
+			return nil
+		}},
+		{"recur-floor", func() error {
+			start := time.Since(since)
+			p, err := floor.Allow()
+			if err != nil {
+				return err
+			}
+			sink += time.Since(since) - start
+			floor.Record(p, verdict.Success)
+			return nil
+		}},
+		{"failsafe", func() error {
+			if !fs.TryAcquirePermit() {
+				return circuitbreaker.ErrOpen
+			}
+			fs.RecordSuccess()
+			return nil
+		}},
+	}
+	for _, l := range libs {
+		b.Run("lib="+l.lib, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := l.call(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	_ = sink
+}
+
+func mustBreaker(c breaker.Config) *breaker.Breaker {
+	b, err := breaker.New(c)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 // TestBreakerConfigs checks what each breaker in the benchmarks is
 // configured to do: after 5 failures in a row, recur and gobreaker refuse
 // the next call and failsafe-go (whose rate rule needs 20 calls) does not;
@@ -254,7 +319,7 @@ func TestBreakerConfigs(t *testing.T) {
 
 			call = l.tripper()
 			for i := range 20 {
-				if call(i%2 == 1) { // the 20th fails: the rules are checked on a failure
+				if call(i%2 == 1) { // the 20th fails: gobreaker judges only on a failure
 					t.Fatalf("refused call %d of 20 (half failing)", i+1)
 				}
 			}

@@ -1,6 +1,7 @@
 package breaker_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -127,4 +128,20 @@ func BenchmarkRegistryGetParallel(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// 10,000 new targets, each made on first Get: amortised copy-on-write
+// keeps this linear in time and memory.
+func BenchmarkRegistryNewTargets(b *testing.B) {
+	targets := make([]string, 10_000)
+	for i := range targets {
+		targets[i] = fmt.Sprintf("https://host-%d.example:443", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, _ := breaker.NewRegistry(breaker.Config{}, len(targets))
+		for _, t := range targets {
+			r.Get(t)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package breaker
 
 import (
+	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,7 +23,7 @@ const (
 // concurrent use.
 type Breaker struct {
 	// Read on every call.
-	word   atomic.Uint64 // state, generation, probes in flight; see state.go
+	word   atomic.Uint64 // state, generation, probes in flight, armed; see state.go
 	consec atomic.Int64  // failures in a row while closed
 	s      settings
 	epoch  time.Time // the clock's reading at New; times are ns since it
@@ -35,20 +37,24 @@ type Breaker struct {
 	rejected atomic.Uint64
 
 	mu        sync.Mutex
+	ring      ring          // the count-based window, if CountWindow is set
 	run       interp.Run    // steps OpenFor
 	openings  int           // openings in a row since the last close
 	episode   int64         // time of the first of them
 	lastDelay time.Duration // the open duration last used
-	probeOK   int           // probes that succeeded since half-opening
+	probes    probeTally    // the half-open probes' slots and outcomes
 	opened    uint64        // openings ever, for Stats
+	dups      uint64        // permits recorded twice, for Stats
 }
 
 // Permit is the admission Allow gives a call. Pass it to the same
 // breaker's Record with the call's verdict, once. It is a small value; the
 // zero Permit records nothing.
 type Permit struct {
-	w     uint64 // the breaker's word when it admitted the call, probes masked
-	start int64  // when, if the breaker times calls
+	w      uint64 // the breaker's word when it admitted the call, probes and armed bit masked
+	start  int64  // when, if the breaker times calls
+	slot   uint16 // the probe's slot + 1, if half-open
+	ticket uint32 // the probe's ticket, if half-open
 }
 
 // New returns a closed breaker configured by c, or an error that names the
@@ -64,8 +70,13 @@ func New(c Config) (*Breaker, error) {
 func build(s settings, exact bool) *Breaker {
 	b := &Breaker{s: s, epoch: s.Clock.Now()}
 	b.win.Init(int64(s.Window)/window.Buckets, exact)
+	if s.CountWindow > 0 {
+		b.ring.slots = make([]uint8, s.CountWindow)
+	}
 	b.run = interp.Start(s.OpenFor, 0)
-	b.word.Store(next(0, Closed))
+	b.mu.Lock()
+	b.enterLocked(0, Closed)
+	b.mu.Unlock()
 	return b
 }
 
@@ -83,17 +94,17 @@ func (b *Breaker) State() State { return stateOf(b.word.Load()) }
 //
 // A closed breaker admits a call with one atomic load: no lock, no clock
 // read (unless SlowCall is set), no allocation. An open one refuses with a
-// clock read and no allocation.
+// read of the monotonic clock (with the real clock) and no allocation.
 func (b *Breaker) Allow() (Permit, error) {
 	for {
 		w := b.word.Load()
 		switch stateOf(w) {
-		case Closed, Disabled:
+		case Closed, Disabled, MetricsOnly:
 			return b.permit(w), nil
 		case HalfOpen:
 			if probesOf(w) < b.s.HalfOpenProbes {
-				if b.word.CompareAndSwap(w, w+probeOne) {
-					return b.permit(w), nil
+				if p, ok := b.probe(w); ok {
+					return p, nil
 				}
 				continue
 			}
@@ -115,11 +126,25 @@ func (b *Breaker) Allow() (Permit, error) {
 }
 
 func (b *Breaker) permit(w uint64) Permit {
-	p := Permit{w: w &^ probeMask}
+	p := Permit{w: w & sameMask}
 	if b.s.SlowCall > 0 {
 		p.start = b.now()
 	}
 	return p
+}
+
+// probe admits a probe into a free slot of the half-open breaker whose
+// word is still w; false means the word changed meanwhile.
+func (b *Breaker) probe(w uint64) (Permit, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.word.Load() != w || probesOf(w) >= b.s.HalfOpenProbes {
+		return Permit{}, false
+	}
+	b.word.Store(w + probeOne)
+	p := b.permit(w)
+	p.slot, p.ticket = b.probes.take()
+	return p, true
 }
 
 func (b *Breaker) reject() (Permit, error) {
@@ -135,14 +160,23 @@ func (b *Breaker) reject() (Permit, error) {
 // Neutral and unknown verdicts count nothing. A call that took SlowCall or
 // longer also counts as slow. An outcome that arrives after the breaker
 // has changed state since admitting its call (it opened meanwhile, say)
-// counts nothing: it says nothing about the new state.
+// counts nothing: it says nothing about the new state. A Disabled breaker
+// counts nothing either.
 //
-// Recording a success while closed costs an atomic add and no lock, and
-// about once every 64 calls on a busy breaker a clock read; a failure
-// takes the breaker's lock and reads the clock.
+// The rules are judged after every counted outcome. Recording a success
+// while closed costs an atomic add and no lock, and about once every 64
+// calls on a busy breaker a clock read; a failure takes the breaker's
+// lock and reads the clock, and so do successes while the window is close
+// enough to a threshold that one more success could open it (a success
+// that brings the window up to MinCalls, say).
+//
+// Recording a probe's Permit a second time counts nothing: Stats counts
+// it in Duplicates and Config.Logger gets a record at Debug. A closed
+// breaker's permits carry no ticket, so there a second Record counts
+// again: record each Permit once.
 func (b *Breaker) Record(p Permit, v verdict.Verdict) {
 	w := b.word.Load()
-	if p.w == 0 || w&^probeMask != p.w {
+	if p.w == 0 || w&sameMask != p.w {
 		return
 	}
 	counted := v == verdict.Success || v.Failed()
@@ -153,37 +187,53 @@ func (b *Breaker) Record(p Permit, v verdict.Verdict) {
 		slow = time.Duration(now-p.start) >= b.s.SlowCall
 	}
 	switch stateOf(w) {
-	case Closed, Disabled:
-		if v == verdict.Success && !slow {
-			if b.win.Add(cCalls, 1) && b.mu.TryLock() {
-				b.win.FlushLocked(b.now())
-				b.mu.Unlock()
-			}
+	case Closed, MetricsOnly:
+		if !counted {
+			return
+		}
+		if v == verdict.Success && !slow && w&armBit == 0 {
 			if b.consec.Load() != 0 {
 				b.consec.Store(0)
 			}
+			if b.win.Add(cCalls, 1) && b.mu.TryLock() {
+				t := b.flushLocked(b.now())
+				b.mu.Unlock()
+				b.notify(t)
+			}
 			return
 		}
-		if counted {
-			if !timed {
-				now = b.now()
-			}
-			b.closed(p, v.Failed(), slow, now)
+		if !timed {
+			now = b.now()
 		}
+		b.closed(p, v.Failed(), slow, now)
 	case HalfOpen:
 		if counted && !timed {
 			now = b.now()
 		}
-		b.probed(p, v, slow, now)
+		b.probed(p, v, counted, slow, now)
 	}
 }
 
-// closed records a failure or a slow call on a closed (or disabled)
-// breaker and opens it if a rule says so.
+// flushLocked moves the window's pending successes into it at time now,
+// judges the rules (time has moved, and old successes may have left the
+// window) and returns the transition to report.
+func (b *Breaker) flushLocked(now int64) transition {
+	b.win.FlushLocked(now)
+	if stateOf(b.word.Load()) == Closed {
+		if why := b.trips(b.consec.Load()); why != "" {
+			return b.openLocked(now, Closed, why)
+		}
+	}
+	b.armLocked()
+	return transition{}
+}
+
+// closed records an outcome on a closed (or metrics-only) breaker that
+// the fast path does not take, and opens it if a rule says so.
 func (b *Breaker) closed(p Permit, failed, slow bool, now int64) {
 	b.mu.Lock()
 	w := b.word.Load()
-	if w&^probeMask != p.w {
+	if w&sameMask != p.w {
 		b.mu.Unlock()
 		return
 	}
@@ -200,6 +250,7 @@ func (b *Breaker) closed(p Permit, failed, slow bool, now int64) {
 			t = b.openLocked(now, Closed, why)
 		}
 	}
+	b.armLocked()
 	b.mu.Unlock()
 	b.notify(t)
 }
@@ -214,57 +265,151 @@ func (b *Breaker) count(now int64, failed, slow bool) {
 	if slow {
 		b.win.AddLocked(cSlow, 1)
 	}
+	if b.ring.slots != nil {
+		b.ring.add(failed, slow)
+	}
+}
+
+// counts returns the window's counts.
+func (b *Breaker) counts() Counts {
+	c := Counts{ConsecutiveFailures: int(b.consec.Load())}
+	if b.ring.slots != nil {
+		c.Calls, c.Failures, c.Slow = b.ring.calls, b.ring.failures, b.ring.slow
+		return c
+	}
+	c.Calls, c.Failures, c.Slow = int(b.win.Sum(cCalls)), int(b.win.Sum(cFailures)), int(b.win.Sum(cSlow))
+	return c
 }
 
 // trips returns why the breaker should open, given n failures in a row,
 // or "" if it should not.
 func (b *Breaker) trips(n int64) string {
-	if c := b.s.ConsecutiveFailures; c > 0 && n >= int64(c) {
-		return "consecutive failures"
-	}
-	calls := b.win.Sum(cCalls)
-	if calls < int64(b.s.MinCalls) || calls == 0 {
+	c := b.counts()
+	c.ConsecutiveFailures = int(n)
+	if f := b.s.TripWhen; f != nil {
+		if f(c) {
+			return "trip predicate"
+		}
 		return ""
 	}
-	if r := b.s.FailureRate; r > 0 && b.win.Sum(cFailures)*100 >= int64(r)*calls {
+	if k := b.s.ConsecutiveFailures; k > 0 && n >= int64(k) {
+		return "consecutive failures"
+	}
+	if c.Calls < b.s.MinCalls || c.Calls == 0 {
+		return ""
+	}
+	return b.rates(c)
+}
+
+// rates returns which rate rule the counts c break, or "".
+func (b *Breaker) rates(c Counts) string {
+	if r := b.s.FailureRate; r > 0 && c.Failures*100 >= r*c.Calls {
 		return "failure rate"
 	}
-	if b.s.SlowCall > 0 && b.win.Sum(cSlow)*100 >= int64(b.s.SlowRate)*calls {
+	if b.s.SlowCall > 0 && c.Slow*100 >= b.s.SlowRate*c.Calls {
 		return "slow-call rate"
 	}
 	return ""
 }
 
-// probed records a probe's outcome: a failure or a slow call opens the
-// breaker again, the last of the probes succeeding closes it, and an
-// outcome that counts nothing frees the probe's place.
-func (b *Breaker) probed(p Permit, v verdict.Verdict, slow bool, now int64) {
+// armLocked sets the armed bit when a success must take the locked path:
+// always with a count-based window or a trip predicate; otherwise while a
+// closed window is so near a rate threshold that one more success (which
+// raises the call count, perhaps up to MinCalls) would trip it — now, or
+// once its older buckets have slid out, which only time can do: so the
+// check runs over the newest bucket, the newest two, and so on.
+func (b *Breaker) armLocked() {
+	w := b.word.Load()
+	st := stateOf(w)
+	arm := b.s.locked && (st == Closed || st == MetricsOnly)
+	if !arm && st == Closed {
+		var sum [window.Counters]int64
+		for i := range window.Buckets {
+			row := b.win.BucketLocked(i)
+			for k := range sum {
+				sum[k] += row[k]
+			}
+			c := Counts{Calls: max(int(sum[cCalls])+1, b.s.MinCalls), Failures: int(sum[cFailures]), Slow: int(sum[cSlow])}
+			if arm = b.rates(c) != ""; arm {
+				break
+			}
+		}
+	}
+	switch {
+	case arm && w&armBit == 0:
+		b.word.Or(armBit)
+	case !arm && w&armBit != 0:
+		b.word.And(^uint64(armBit))
+	}
+}
+
+// probed records a probe's outcome. An outcome that counts nothing frees
+// the probe's place; once every probe is counted, the probes' rates
+// decide between opening again and closing.
+func (b *Breaker) probed(p Permit, v verdict.Verdict, counted, slow bool, now int64) {
 	b.mu.Lock()
 	w := b.word.Load()
-	if w&^probeMask != p.w {
+	if w&sameMask != p.w {
 		b.mu.Unlock()
 		return
 	}
+	if !b.probes.give(p.slot, p.ticket) {
+		b.dups++
+		b.mu.Unlock()
+		b.duplicate()
+		return
+	}
+	if !counted {
+		b.word.Store(w - probeOne)
+		b.mu.Unlock()
+		return
+	}
+	failed := v.Failed()
+	b.count(now, failed, slow)
 	var t transition
-	switch {
-	case v.Failed() || v == verdict.Success && slow:
-		b.count(now, v.Failed(), slow)
-		t = b.openLocked(now, HalfOpen, "probe failed")
-	case v == verdict.Success:
-		b.count(now, false, false)
-		if b.probeOK++; b.probeOK >= b.s.HalfOpenProbes {
+	if b.probes.record(failed, slow) >= b.s.HalfOpenProbes {
+		if why := b.probesFail(); why != "" {
+			t = b.openLocked(now, HalfOpen, why)
+		} else {
 			t = b.closeLocked(now)
-		}
-	default:
-		for w := b.word.Load(); probesOf(w) > 0 && !b.word.CompareAndSwap(w, w-probeOne); w = b.word.Load() {
 		}
 	}
 	b.mu.Unlock()
 	b.notify(t)
 }
 
-// now returns the time on the breaker's clock, in ns since New.
-func (b *Breaker) now() int64 { return max(int64(b.s.Clock.Now().Sub(b.epoch)), 0) }
+// probesFail returns why the recorded probes open the breaker again, or
+// "" if they close it.
+func (b *Breaker) probesFail() string {
+	c := Counts{Calls: b.probes.calls, Failures: b.probes.failures, Slow: b.probes.slow}
+	if b.s.FailureRate < 0 && c.Failures > 0 {
+		return "probe failed"
+	}
+	switch b.rates(c) {
+	case "failure rate":
+		return "probe failed"
+	case "slow-call rate":
+		return "probes slow"
+	}
+	return ""
+}
+
+// duplicate logs a Permit recorded twice.
+func (b *Breaker) duplicate() {
+	if l := b.s.Logger; l != nil {
+		l.LogAttrs(context.Background(), slog.LevelDebug, "circuit breaker permit recorded twice; ignored",
+			slog.String("breaker", b.s.Name))
+	}
+}
+
+// now returns the time on the breaker's clock, in ns since New. With the
+// real clock it reads the monotonic clock alone.
+func (b *Breaker) now() int64 {
+	if b.s.realClock {
+		return max(int64(time.Since(b.epoch)), 0)
+	}
+	return max(int64(b.s.Clock.Now().Sub(b.epoch)), 0)
+}
 
 // at converts a time in ns since New back to the clock's time.
 func (b *Breaker) at(t int64) time.Time { return b.epoch.Add(time.Duration(t)) }

@@ -1,6 +1,7 @@
 package breaker_test
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -167,13 +168,9 @@ func TestFailureRate(t *testing.T) {
 	if s := b.State(); s != breaker.Closed {
 		t.Fatalf("state %v at 5 failures in 9 calls; want closed", s)
 	}
-	call(b, verdict.Success) // 10 calls, 5 failed, but a success judges nothing
-	if s := b.State(); s != breaker.Closed {
-		t.Fatalf("state %v after a success; want closed", s)
-	}
-	call(b, verdict.Failure) // 11 calls, 6 failed: 54%
+	call(b, verdict.Success) // 10 calls, 5 failed: a success is judged too
 	if s := b.State(); s != breaker.Open {
-		t.Fatalf("state %v at 6 failures in 11 calls; want open", s)
+		t.Fatalf("state %v at 5 failures in 10 calls; want open", s)
 	}
 }
 
@@ -273,17 +270,116 @@ func TestHalfOpenProbes(t *testing.T) {
 	}
 }
 
-func TestProbeFailureReopens(t *testing.T) {
-	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 3})
+// Resilience4j's CircuitBreakerStateMachineTest, half-open with 4
+// permitted calls and 50% thresholds: the probes decide by their failure
+// and slow-call rates once all 4 are recorded.
+func TestHalfOpenDecidesByRates(t *testing.T) {
+	const F, S, L = verdict.Failure, verdict.Success, verdict.Verdict(100) // L: a slow success
+	tests := []struct {
+		name   string
+		probes []verdict.Verdict
+		want   breaker.State
+	}{
+		{"shouldTransitionBackToOpenStateWhenFailureRateIsAboveThreshold", []verdict.Verdict{F, F, S, F}, breaker.Open},
+		{"shouldTransitionBackToClosedStateWhenFailureIsBelowThreshold", []verdict.Verdict{F, S, S, S}, breaker.Closed},
+		{"shouldTransitionBackToOpenStateWhenSlowCallRateIsAboveThreshold", []verdict.Verdict{L, L, L, S}, breaker.Open},
+		{"half the probes failing reaches 50%", []verdict.Verdict{S, F, S, F}, breaker.Open},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 4, SlowCall: 4 * time.Second, SlowRate: 50})
+			call(b, verdict.Failure)
+			clock.Advance(5 * time.Second)
+			for i, v := range tt.probes {
+				if s := b.State(); i > 0 && s != breaker.HalfOpen {
+					t.Fatalf("after %d of 4 probes: %v; want half-open until all are recorded", i, s)
+				}
+				p, err := b.Allow()
+				if err != nil {
+					t.Fatalf("probe %d refused: %v", i+1, err)
+				}
+				if v == L {
+					clock.Advance(5 * time.Second)
+					v = S
+				}
+				b.Record(p, v)
+			}
+			if s := b.State(); s != tt.want {
+				t.Errorf("after probes %v: %v; want %v", tt.probes, s, tt.want)
+			}
+		})
+	}
+}
+
+// The acceptance case of the brief for Resilience4j's model: with 10
+// probes and a 50% threshold, 9 successes and 1 failure close the breaker
+// (a breaker that needs every probe to succeed reopens).
+func TestNineOfTenProbesClose(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 10})
+	call(b, verdict.Failure)
+	clock.Advance(5 * time.Second)
+	for i := range 10 {
+		v := verdict.Success
+		if i == 3 {
+			v = verdict.Transient
+		}
+		if err := call(b, v); err != nil {
+			t.Fatalf("probe %d: %v", i+1, err)
+		}
+	}
+	if s := b.State(); s != breaker.Closed {
+		t.Errorf("9 of 10 probes succeeded: %v; want closed", s)
+	}
+}
+
+// Resilience4j's shouldReleasePermissionWhenExceptionIgnored: an outcome
+// that counts nothing frees the probe's place, and the 4th counted probe
+// decides (3 successes, 1 failure: 25%, closed).
+func TestIgnoredProbeFreesItsPlace(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 4})
+	call(b, verdict.Failure)
+	clock.Advance(5 * time.Second)
+	for _, v := range []verdict.Verdict{verdict.Success, verdict.Success, verdict.Success, verdict.Neutral} {
+		if err := call(b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := b.State(); s != breaker.HalfOpen {
+		t.Fatalf("3 counted probes of 4: %v; want half-open", s)
+	}
+	if err := call(b, verdict.Failure); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.State(); s != breaker.Closed {
+		t.Errorf("3 successes and 1 failure: %v; want closed", s)
+	}
+}
+
+// Recording a probe's Permit twice neither closes the breaker early nor
+// frees a second place; it is counted in Stats and logged at Debug.
+func TestDoubleRecordOfAProbe(t *testing.T) {
+	var buf bytes.Buffer
+	b, clock := newBreaker(t, breaker.Config{Name: "db", ConsecutiveFailures: 1, HalfOpenProbes: 2, Logger: textLogger(&buf)})
 	call(b, verdict.Failure)
 	clock.Advance(5 * time.Second)
 	p1, _ := b.Allow()
 	p2, _ := b.Allow()
 	b.Record(p1, verdict.Success)
-	b.Record(p2, verdict.Transient)
-	_, err := b.Allow()
-	if oe := openError(t, err); oe.State != breaker.Open || oe.For != 10*time.Second {
-		t.Errorf("after a failed probe: %+v; want open for 10s", oe)
+	b.Record(p1, verdict.Success) // would close the breaker with p2 in flight
+	if s := b.State(); s != breaker.HalfOpen {
+		t.Fatalf("one probe recorded twice: %v; want half-open", s)
+	}
+	b.Record(p1, verdict.Neutral) // would free p2's place
+	if _, err := b.Allow(); err == nil {
+		t.Fatal("a probe recorded twice freed a place")
+	}
+	b.Record(p2, verdict.Failure)
+	st := b.Stats()
+	if diff := cmp.Diff(breaker.Stats{State: breaker.Open, Opened: 2, Rejected: 1, Successes: 1, Failures: 2, Duplicates: 2}, st); diff != "" {
+		t.Errorf("Stats (-want +got):\n%s", diff)
+	}
+	if got := strings.Count(buf.String(), `level=DEBUG msg="circuit breaker permit recorded twice; ignored" breaker=db`); got != 2 {
+		t.Errorf("%d debug records of a double Record; want 2:\n%s", got, buf.String())
 	}
 }
 
@@ -335,15 +431,24 @@ func TestOperatorStates(t *testing.T) {
 			t.Fatalf("a disabled breaker refused: %v", err)
 		}
 	}
-	if st := b.Stats(); st.State != breaker.Disabled || st.Failures != 10 || st.Rejected != 1 {
-		t.Errorf("disabled: %+v; want 10 failures counted, still disabled", st)
+	if st := b.Stats(); st.State != breaker.Disabled || st.Failures != 0 || st.Rejected != 1 {
+		t.Errorf("disabled: %+v; want nothing counted, still disabled", st)
+	}
+	b.MetricsOnly()
+	for range 10 {
+		if err := call(b, verdict.Failure); err != nil {
+			t.Fatalf("a metrics-only breaker refused: %v", err)
+		}
+	}
+	if st := b.Stats(); st.State != breaker.MetricsOnly || st.Failures != 10 || st.WindowFailures != 10 {
+		t.Errorf("metrics-only: %+v; want 10 failures counted, still metrics-only", st)
 	}
 	b.Reset()
 	call(b, verdict.Failure)
 	b.Reset()
 	b.Reset() // no change: no report
 	want := []string{
-		"api: closed > forced-open", "api: forced-open > disabled", "api: disabled > closed",
+		"api: closed > forced-open", "api: forced-open > disabled", "api: disabled > metrics-only", "api: metrics-only > closed",
 		"api: closed > open", "api: open > closed",
 	}
 	if diff := cmp.Diff(want, changes); diff != "" {
@@ -424,10 +529,10 @@ func TestOpenForThatStopsKeepsItsLastDelay(t *testing.T) {
 
 func TestStateString(t *testing.T) {
 	var got []string
-	for s := range breaker.State(6) {
+	for s := range breaker.State(7) {
 		got = append(got, s.String())
 	}
-	want := []string{"closed", "half-open", "open", "forced-open", "disabled", "state(5)"}
+	want := []string{"closed", "half-open", "open", "forced-open", "disabled", "metrics-only", "state(6)"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("State.String (-want +got):\n%s", diff)
 	}

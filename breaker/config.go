@@ -22,6 +22,8 @@ const (
 	DefaultHalfOpenProbes      = 1
 	// MaxHalfOpenProbes is the largest HalfOpenProbes a breaker accepts.
 	MaxHalfOpenProbes = 1000
+	// MaxCountWindow is the largest CountWindow a breaker accepts.
+	MaxCountWindow = 1 << 20
 )
 
 // DefaultOpenFor is the open duration when Config.OpenFor is nil: open for
@@ -73,6 +75,15 @@ type Config struct {
 	// the breaker. Zero means 20; a negative value is an error.
 	MinCalls int
 
+	// CountWindow, when positive, makes the rate rules judge the last
+	// CountWindow counted calls instead of the last Window of time
+	// (Resilience4j's COUNT_BASED sliding window; Window is then unused).
+	// MinCalls above CountWindow is taken as CountWindow. A count-based
+	// window counts every call under the breaker's lock, so its closed
+	// path is slower than the time-based one's. Zero means time-based;
+	// negative or more than MaxCountWindow is an error.
+	CountWindow int
+
 	// Window is how far back the rate rules look. It is kept as 10
 	// buckets of Window/10 each: the current bucket and the nine before
 	// it, so it reaches back between 9/10 of Window and all of it, and
@@ -92,18 +103,33 @@ type Config struct {
 	OpenFor schedule.Schedule
 
 	// HalfOpenProbes is how many calls a half-open breaker lets through;
-	// it refuses the rest at once. All must succeed to close it; any
-	// failure opens it again. A probe whose outcome counts nothing
-	// (Retryable, Neutral) frees its place for another. Probes that have
-	// not all been recorded when the open duration has passed again
-	// count as failed: the next call reopens the breaker, so a caller
-	// that loses a Permit cannot keep it half-open forever. Zero means 1;
-	// negative or more than MaxHalfOpenProbes is an error.
+	// it refuses the rest at once. Once all of them are recorded, the
+	// breaker opens again if their failure rate reaches FailureRate (any
+	// failure, if the failure-rate rule is off) or, with SlowCall set,
+	// their slow-call rate reaches SlowRate; otherwise it closes. This is
+	// Resilience4j's permittedNumberOfCallsInHalfOpenState: with 10 probes
+	// and the default 50%, 9 successes and 1 failure close the breaker.
+	// A probe whose outcome counts nothing (Retryable, Neutral) frees its
+	// place for another. Probes that have not all been recorded when the
+	// open duration has passed again count as failed: the next call
+	// reopens the breaker, so a caller that loses a Permit cannot keep it
+	// half-open forever. Zero means 1; negative or more than
+	// MaxHalfOpenProbes is an error.
 	HalfOpenProbes int
 
-	// Clock reads the time; nil means clockcap.Real(). A closed breaker
-	// reads it only to record failures and, on a busy breaker, about once
-	// every 64 successes (see package doc), unless SlowCall is set.
+	// TripWhen, if not nil, replaces the three rules above
+	// (ConsecutiveFailures, FailureRate, SlowRate) while closed: the
+	// breaker opens when it returns true. It is called with the window's
+	// counts after every counted outcome, under the breaker's lock, so it
+	// must be quick and must not call the breaker. It is gobreaker's
+	// ReadyToTrip. Every counted outcome then takes the lock. FailureRate
+	// and SlowRate still judge the half-open probes.
+	TripWhen func(Counts) bool
+
+	// Clock reads the time; nil means clockcap.Real(), which the breaker
+	// reads through the monotonic clock alone. A closed breaker reads it
+	// only to record failures and, on a busy breaker, about once every 64
+	// successes (see package doc), unless SlowCall is set.
 	Clock clockcap.Clock
 
 	// Random gives the seed for OpenFor's jitter; nil means
@@ -122,10 +148,32 @@ type Config struct {
 	OnStateChange func(name string, from, to State)
 }
 
+// Resilience4jDefaults returns the Config that behaves as a Resilience4j
+// circuit breaker built from CircuitBreakerConfig.ofDefaults(): a
+// COUNT_BASED window of the last 100 calls, judged once it holds 100;
+// open at a 50% failure rate or a 100% slow-call rate, a call being slow
+// from 60 s; open for 60 s, then 10 half-open calls decide by the same
+// rates. There is no consecutive-failure rule. Set Name, Clock and the
+// rest on the result as needed.
+func Resilience4jDefaults() Config {
+	return Config{
+		ConsecutiveFailures: -1,
+		FailureRate:         50,
+		SlowCall:            60 * time.Second,
+		SlowRate:            100,
+		CountWindow:         100,
+		MinCalls:            100,
+		HalfOpenProbes:      10,
+		OpenFor:             schedule.Exponential{Base: 60 * time.Second, FactorPct: 100, Cap: 60 * time.Second},
+	}
+}
+
 // settings is a Config with its defaults filled in and checked.
 type settings struct {
 	Config
 	firstDelay time.Duration // OpenFor's first delay for seed 0
+	realClock  bool          // Clock is clockcap.Real(): read the monotonic clock alone
+	locked     bool          // every counted outcome takes the lock
 }
 
 var errNoDelay = errors.New("breaker: OpenFor stops before its first delay")
@@ -160,6 +208,12 @@ func resolve(c Config) (settings, error) {
 		return bad("MinCalls", s.MinCalls, "is negative")
 	}
 	switch {
+	case s.CountWindow < 0 || s.CountWindow > MaxCountWindow:
+		return bad("CountWindow", s.CountWindow, fmt.Sprintf("is not from 0 to %d", MaxCountWindow))
+	case s.CountWindow > 0:
+		s.MinCalls = min(s.MinCalls, s.CountWindow)
+	}
+	switch {
 	case s.Window == 0:
 		s.Window = DefaultWindow
 	case s.Window < 10:
@@ -186,6 +240,8 @@ func resolve(c Config) (settings, error) {
 	if s.Clock == nil {
 		s.Clock = clockcap.Real()
 	}
+	s.realClock = s.Clock == clockcap.Real()
+	s.locked = s.CountWindow > 0 || s.TripWhen != nil
 	if s.Random == nil {
 		s.Random = randcap.Real()
 	}

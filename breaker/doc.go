@@ -9,16 +9,18 @@
 //	| Closed |                  | Open |   OpenFor's k-th delay
 //	+--------+ <---+            +------+
 //	               |             |    ^
-//	    all probes |  first call |    | a probe fails:
-//	       succeed |  after that v    | k goes up by one
-//	               |          +----------+
+//	   the probes' |  first call |    | the probes' rates reach
+//	  rates stay   |  after that v    | a threshold: k goes up by one
+//	  below        |          +----------+
 //	               +--------- | HalfOpen |   lets HalfOpenProbes
 //	                          +----------+   calls through
 //
 // Closed lets calls through and counts their outcomes. Three rules open
-// it: ConsecutiveFailures failures in a row; a failure rate of at least
-// FailureRate percent over the last Window once it holds MinCalls calls;
-// and, if SlowCall is set, a slow-call rate of at least SlowRate percent.
+// it, judged after every counted outcome: ConsecutiveFailures failures in
+// a row; a failure rate of at least FailureRate percent over the window
+// (the last Window of time, or the last CountWindow calls) once it holds
+// MinCalls calls; and, if SlowCall is set, a slow-call rate of at least
+// SlowRate percent. TripWhen replaces them with a predicate of your own.
 // Open refuses every call at once with an *OpenError (errors.Is(err,
 // ErrOpen)) for a duration that a schedule.Schedule gives: the k-th
 // opening in a row waits the schedule's k-th delay, so the default
@@ -26,9 +28,12 @@
 // while the dependency stays down, and starts from 5 s again once it has
 // closed. The first call after that duration half-opens the breaker and
 // goes through as a probe; HalfOpen lets HalfOpenProbes probes through
-// and refuses the rest. If they all succeed it closes; if one fails it
+// and refuses the rest. Once all are recorded, their failure and slow-call
+// rates decide: below FailureRate and SlowRate it closes, otherwise it
 // opens again. Operators can also force it open (ForceOpen), turn it off
-// (Disable) or close it (Reset).
+// (Disable), let it count without acting (MetricsOnly) or close it
+// (Reset). Resilience4jDefaults gives the Config of a Resilience4j
+// breaker with its default settings.
 //
 // Using a breaker is two calls around the protected one:
 //
@@ -50,16 +55,19 @@
 //
 // The closed path is what every call pays, so it is kept to atomics:
 // Allow is one atomic load; Record of a success is an atomic add into a
-// pending counter, and a load of the failure streak. No lock, no
-// allocation, and no clock read: the rate window learns the time only
-// when something else reads the clock (a failure), or when enough
-// successes are pending that it should, which on a busy breaker is once
-// every 64 calls; pending successes are spread evenly over the time since
-// the last reading. The counts are therefore exact for a quiet breaker
-// and off by at most a few dozen calls, in time placement only, for a busy
-// one. A failure takes a lock and reads the clock. Refusing a call reads
-// the clock and allocates nothing: every refusal in one opening returns
-// the same *OpenError. Setting SlowCall costs two clock reads per call.
+// pending counter (striped over cache lines, so that cores do not share
+// one), and a load of the failure streak. No lock, no allocation, and no
+// clock read: the rate window learns the time only when something else
+// reads the clock (a failure), or when enough successes are pending that
+// it should, which on a busy breaker is once every 64 calls; pending
+// successes are spread evenly over the time since the last reading. The
+// counts are therefore exact for a quiet breaker and off by at most a few
+// dozen calls, in time placement only, for a busy one. A failure takes a
+// lock and reads the clock, and so does a success while the window is one
+// success away from a threshold. With the real clock the breaker reads
+// the monotonic clock alone: refusing a call costs one such read and
+// allocates nothing (every refusal in one opening returns the same
+// *OpenError), and SlowCall costs two per call.
 //
 // # Observability
 //

@@ -133,3 +133,68 @@ func ExampleOpenError_Remaining() {
 	// Output:
 	// Retry-After: 3s
 }
+
+// A breaker that behaves as Resilience4j's default one: it judges the last
+// 100 calls once there are 100, and opens at a 50% failure rate.
+func ExampleResilience4jDefaults() {
+	c := breaker.Resilience4jDefaults()
+	c.Name, c.Clock = "payments", clockcap.Virtual(time.Now())
+	b, err := breaker.New(c)
+	if err != nil {
+		panic(err)
+	}
+	for i := range 100 {
+		p, _ := b.Allow()
+		v := verdict.Success
+		if i%2 == 0 {
+			v = verdict.Transient
+		}
+		b.Record(p, v)
+	}
+	_, err = b.Allow()
+	fmt.Println(err)
+	// Output:
+	// breaker payments: circuit open for 1m0s
+}
+
+// TripWhen replaces the built-in rules with a predicate over the window's
+// counts, as gobreaker's ReadyToTrip does: here, open once at least 3
+// calls were made and 60% of them failed.
+func ExampleConfig_tripWhen() {
+	b, err := breaker.New(breaker.Config{
+		Clock: clockcap.Virtual(time.Now()),
+		TripWhen: func(c breaker.Counts) bool {
+			return c.Calls >= 3 && c.Failures*10 >= c.Calls*6
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, v := range []verdict.Verdict{verdict.Failure, verdict.Success, verdict.Failure} {
+		p, _ := b.Allow()
+		b.Record(p, v)
+		fmt.Println(b.State())
+	}
+	// Output:
+	// closed
+	// closed
+	// open
+}
+
+// MetricsOnly counts outcomes without acting on them: a way to watch what
+// a breaker would do before letting it refuse calls.
+func ExampleBreaker_MetricsOnly() {
+	b, err := breaker.New(breaker.Config{Clock: clockcap.Virtual(time.Now())})
+	if err != nil {
+		panic(err)
+	}
+	b.MetricsOnly()
+	for range 10 {
+		p, _ := b.Allow()
+		b.Record(p, verdict.Transient)
+	}
+	st := b.Stats()
+	fmt.Println(st.State, st.Failures)
+	// Output:
+	// metrics-only 10
+}

@@ -117,3 +117,27 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("Get of a known target allocates %v times", n)
 	}
 }
+
+// A target spelled like the overflow breaker's name gets the overflow
+// breaker: All names each breaker once, and nothing logs a full registry
+// that is not full.
+func TestRegistryOverflowNameIsReserved(t *testing.T) {
+	var buf bytes.Buffer
+	r, _ := breaker.NewRegistry(breaker.Config{Logger: textLogger(&buf)}, 2)
+	o := r.Get(breaker.Overflow)
+	r.Get("https://a:443")
+	r.Get("https://b:443")
+	if got := r.Get("https://c:443"); got != o {
+		t.Error("past the cap, a new target did not get the breaker Get(Overflow) gave")
+	}
+	seen := map[string]int{}
+	for name := range r.All() {
+		seen[name]++
+	}
+	if diff := cmp.Diff(map[string]int{"https://a:443": 1, "https://b:443": 1, breaker.Overflow: 1}, seen); diff != "" {
+		t.Errorf("names All yields (-want +got):\n%s", diff)
+	}
+	if strings.Contains(buf.String(), "registry full") {
+		t.Errorf("warned of a full registry on Get(Overflow) with room left:\n%s", buf.String())
+	}
+}

@@ -21,6 +21,7 @@ import (
 type model struct {
 	// configuration
 	consecutive, rate, slowRate, minCalls, probes int
+	countWindow                                   int
 	slowCall, width                               time.Duration
 	base, cap                                     time.Duration
 	factor                                        int
@@ -35,7 +36,9 @@ type model struct {
 	until    time.Duration
 	halfAt   time.Duration // when it half-opened
 	admitted int           // probes let through while half-open
-	probeOK  int
+	probeN   int           // probes counted
+	probeBad int           // of which failed
+	probeSlo int           // of which were slow
 	stats    breaker.Stats
 	changes  []string
 }
@@ -46,9 +49,11 @@ type event struct {
 }
 
 type permit struct {
-	real  breaker.Permit
-	gen   int
-	start time.Duration
+	real     breaker.Permit
+	gen      int
+	start    time.Duration
+	probe    bool
+	recorded bool
 }
 
 // delay is the k-th delay of Exponential(base, factor, cap).
@@ -65,7 +70,8 @@ func (m *model) enter(s breaker.State) {
 		m.changes = append(m.changes, m.state.String()+">"+s.String())
 	}
 	m.state, m.gen = s, m.gen+1
-	m.streak, m.calls, m.admitted, m.probeOK = 0, nil, 0, 0
+	m.streak, m.calls, m.admitted = 0, nil, 0
+	m.probeN, m.probeBad, m.probeSlo = 0, 0, 0
 }
 
 func (m *model) open(from breaker.State) {
@@ -80,11 +86,11 @@ func (m *model) open(from breaker.State) {
 }
 
 // window returns the counted calls in the window: those in the newest 10
-// buckets of width m.width.
+// buckets of width m.width, or the last countWindow.
 func (m *model) window() (calls, failed, slow int) {
 	head := m.now / m.width
-	for _, c := range m.calls {
-		if c.at/m.width > head-10 {
+	for i, c := range m.calls {
+		if m.countWindow > 0 && i >= len(m.calls)-m.countWindow || m.countWindow == 0 && c.at/m.width > head-10 {
 			calls++
 			if c.failed {
 				failed++
@@ -102,16 +108,24 @@ func (m *model) trips() bool {
 		return true
 	}
 	calls, failed, slow := m.window()
-	if calls == 0 || calls < m.minCalls {
+	minCalls := m.minCalls
+	if m.countWindow > 0 {
+		minCalls = min(minCalls, m.countWindow)
+	}
+	if calls == 0 || calls < minCalls {
 		return false
 	}
+	return m.rates(calls, failed, slow)
+}
+
+func (m *model) rates(calls, failed, slow int) bool {
 	return m.rate > 0 && failed*100 >= m.rate*calls || m.slowCall > 0 && slow*100 >= m.slowRate*calls
 }
 
 func (m *model) allow() (permit, bool) {
 	for {
 		switch m.state {
-		case breaker.Closed, breaker.Disabled:
+		case breaker.Closed, breaker.Disabled, breaker.MetricsOnly:
 			return permit{gen: m.gen, start: m.now}, true
 		case breaker.Open:
 			if m.now < m.until {
@@ -123,7 +137,7 @@ func (m *model) allow() (permit, bool) {
 		case breaker.HalfOpen:
 			if m.admitted < m.probes {
 				m.admitted++
-				return permit{gen: m.gen, start: m.now}, true
+				return permit{gen: m.gen, start: m.now, probe: true}, true
 			}
 			if m.now < m.halfAt+m.openFor {
 				m.stats.Rejected++
@@ -149,14 +163,23 @@ func (m *model) count(failed, slow bool) {
 	}
 }
 
-func (m *model) record(p permit, v verdict.Verdict) {
+func (m *model) record(p *permit, v verdict.Verdict) {
 	if p.gen != m.gen {
 		return // the call was let through in an earlier state
 	}
+	if p.recorded {
+		if p.probe {
+			m.stats.Duplicates++
+			return
+		}
+		// A closed breaker's permits carry no identity: a second
+		// Record counts again (see Record's documentation).
+	}
+	p.recorded = true
 	counted := v == verdict.Success || v.Failed()
 	slow := counted && m.slowCall > 0 && m.now-p.start >= m.slowCall
 	switch m.state {
-	case breaker.Closed, breaker.Disabled:
+	case breaker.Closed, breaker.MetricsOnly:
 		if !counted {
 			return
 		}
@@ -166,23 +189,30 @@ func (m *model) record(p permit, v verdict.Verdict) {
 		} else {
 			m.streak = 0
 		}
-		// The rules are judged when a failure or a slow call is counted:
-		// nothing else can raise a rate.
-		if m.state == breaker.Closed && (v.Failed() || slow) && m.trips() {
+		// The rules are judged after every counted outcome.
+		if m.state == breaker.Closed && m.trips() {
 			m.open(breaker.Closed)
 		}
 	case breaker.HalfOpen:
-		switch {
-		case v.Failed() || counted && slow:
-			m.count(v.Failed(), slow)
+		if !counted {
+			m.admitted--
+			return
+		}
+		m.count(v.Failed(), slow)
+		m.probeN++
+		if v.Failed() {
+			m.probeBad++
+		}
+		if slow {
+			m.probeSlo++
+		}
+		if m.probeN < m.probes {
+			return
+		}
+		if m.rate < 0 && m.probeBad > 0 || m.rates(m.probeN, m.probeBad, m.probeSlo) {
 			m.open(breaker.HalfOpen)
-		case counted:
-			m.count(false, false)
-			if m.probeOK++; m.probeOK >= m.probes {
-				m.enter(breaker.Closed)
-			}
-		default:
-			m.admitted = max(m.admitted-1, 0)
+		} else {
+			m.enter(breaker.Closed)
 		}
 	}
 }
@@ -207,7 +237,8 @@ func TestPropBreakerMatchesModel(t *testing.T) {
 			slowRate:    rapid.IntRange(1, 100).Draw(t, "slowRate"),
 			minCalls:    rapid.IntRange(1, 8).Draw(t, "minCalls"),
 			width:       time.Duration(rapid.IntRange(1, 3).Draw(t, "width")) * sec,
-			probes:      rapid.IntRange(1, 3).Draw(t, "probes"),
+			probes:      rapid.IntRange(1, 4).Draw(t, "probes"),
+			countWindow: rapid.SampledFrom([]int{0, 0, 1, 3, 5}).Draw(t, "countWindow"),
 			base:        time.Duration(rapid.IntRange(1, 5).Draw(t, "base")) * sec,
 			factor:      rapid.IntRange(100, 300).Draw(t, "factor"),
 			cap:         time.Duration(rapid.IntRange(1, 20).Draw(t, "cap")) * sec,
@@ -221,6 +252,7 @@ func TestPropBreakerMatchesModel(t *testing.T) {
 			SlowCall:            m.slowCall,
 			SlowRate:            m.slowRate,
 			MinCalls:            m.minCalls,
+			CountWindow:         m.countWindow,
 			Window:              10 * m.width,
 			HalfOpenProbes:      m.probes,
 			OpenFor:             schedule.Exponential{Base: m.base, FactorPct: m.factor, Cap: m.cap},
@@ -235,9 +267,9 @@ func TestPropBreakerMatchesModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var held []permit
+		var held, done []permit
 		for range rapid.IntRange(1, 300).Draw(t, "steps") {
-			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+			switch op := rapid.IntRange(0, 10).Draw(t, "op"); {
 			case op <= 2:
 				d := time.Duration(rapid.IntRange(0, 4000).Draw(t, "ms")) * time.Millisecond
 				clock.Advance(d)
@@ -260,11 +292,22 @@ func TestPropBreakerMatchesModel(t *testing.T) {
 				}
 				i := rapid.IntRange(0, len(held)-1).Draw(t, "permit")
 				v := rapid.SampledFrom(verdicts).Draw(t, "verdict")
-				m.record(held[i], v)
+				m.record(&held[i], v)
 				b.Record(held[i].real, v)
+				done = append(done, held[i])
 				held = append(held[:i], held[i+1:]...)
+			case op == 9:
+				// Record a permit again: a probe's is caught; see
+				// model.record for a closed breaker's.
+				if len(done) == 0 {
+					break
+				}
+				i := rapid.IntRange(0, len(done)-1).Draw(t, "again")
+				v := rapid.SampledFrom(verdicts).Draw(t, "verdict")
+				m.record(&done[i], v)
+				b.Record(done[i].real, v)
 			default:
-				s := rapid.SampledFrom([]breaker.State{breaker.Closed, breaker.ForcedOpen, breaker.Disabled}).Draw(t, "operator")
+				s := rapid.SampledFrom([]breaker.State{breaker.Closed, breaker.ForcedOpen, breaker.Disabled, breaker.MetricsOnly}).Draw(t, "operator")
 				m.set(s)
 				switch s {
 				case breaker.Closed:
@@ -273,6 +316,8 @@ func TestPropBreakerMatchesModel(t *testing.T) {
 					b.ForceOpen()
 				case breaker.Disabled:
 					b.Disable()
+				case breaker.MetricsOnly:
+					b.MetricsOnly()
 				}
 			}
 			m.stats.State = m.state

@@ -52,6 +52,18 @@ func TestConcurrentHalfOpenAdmitsExactlyTheProbes(t *testing.T) {
 // another moves the clock; the counters must add up and every reported
 // transition must be one the state machine has.
 func TestConcurrentHammer(t *testing.T) {
+	for _, c := range []breaker.Config{
+		{ConsecutiveFailures: 4, MinCalls: 10, HalfOpenProbes: 2},
+		{ConsecutiveFailures: 4, MinCalls: 10, HalfOpenProbes: 3, CountWindow: 20},
+		{HalfOpenProbes: 2, TripWhen: func(c breaker.Counts) bool {
+			return c.ConsecutiveFailures >= 3 || c.Failures*2 >= c.Calls && c.Calls >= 10
+		}},
+	} {
+		hammer(t, c)
+	}
+}
+
+func hammer(t *testing.T, c breaker.Config) {
 	clock := clockcap.Manual(epoch)
 	legal := map[[2]breaker.State]bool{
 		{breaker.Closed, breaker.Open}:     true,
@@ -61,15 +73,13 @@ func TestConcurrentHammer(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var changes [][2]breaker.State
-	b, err := breaker.New(breaker.Config{
-		ConsecutiveFailures: 4, MinCalls: 10, HalfOpenProbes: 2,
-		OpenFor: nil, Clock: clock,
-		OnStateChange: func(_ string, from, to breaker.State) {
-			mu.Lock()
-			defer mu.Unlock()
-			changes = append(changes, [2]breaker.State{from, to})
-		},
-	})
+	c.Clock = clock
+	c.OnStateChange = func(_ string, from, to breaker.State) {
+		mu.Lock()
+		defer mu.Unlock()
+		changes = append(changes, [2]breaker.State{from, to})
+	}
+	b, err := breaker.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,5 +160,26 @@ func TestConcurrentSuccessesAreAllCounted(t *testing.T) {
 	want := breaker.Stats{State: breaker.Closed, Successes: 40000, WindowCalls: 40000}
 	if diff := cmp.Diff(want, b.Stats()); diff != "" {
 		t.Errorf("Stats (-want +got):\n%s", diff)
+	}
+}
+
+// However many goroutines record one probe's Permit at once, it counts
+// once; the rest are Duplicates.
+func TestConcurrentDoubleRecordOfAProbe(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 2})
+	call(b, verdict.Failure)
+	clock.Advance(5 * time.Second)
+	p, err := b.Allow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() { b.Record(p, verdict.Success) })
+	}
+	wg.Wait()
+	st := b.Stats()
+	if st.State != breaker.HalfOpen || st.Successes != 1 || st.Duplicates != 15 {
+		t.Errorf("Stats = %+v; want half-open, 1 success, 15 duplicates", st)
 	}
 }

@@ -19,11 +19,15 @@ const (
 	// is refused until Reset or Disable.
 	ForcedOpen
 	// Disabled: an operator turned the breaker off (Disable); every call
-	// goes through and outcomes are counted but never open it.
+	// goes through and nothing is counted, as in Resilience4j's DISABLED.
 	Disabled
+	// MetricsOnly: an operator asked the breaker to watch only
+	// (MetricsOnly); every call goes through and outcomes are counted in
+	// Stats, but nothing opens it, as in Resilience4j's METRICS_ONLY.
+	MetricsOnly
 )
 
-var stateNames = [...]string{"closed", "half-open", "open", "forced-open", "disabled"}
+var stateNames = [...]string{"closed", "half-open", "open", "forced-open", "disabled", "metrics-only"}
 
 // String returns the state's lower-case name, such as "half-open".
 func (s State) String() string {
@@ -34,16 +38,21 @@ func (s State) String() string {
 }
 
 // The breaker keeps its state, a generation number that changes at every
-// transition, and the number of probes admitted while half-open in one
-// atomic word, so that admission is one load (closed) or one
-// compare-and-swap (half-open), and an outcome is matched to the state
-// that admitted its call by comparing words.
+// transition, the number of probes admitted while half-open and the armed
+// bit in one atomic word, so that admission is one load, and an outcome is
+// matched to the state that admitted its call by comparing words with the
+// probes and the armed bit masked. Armed means that a success may trip a
+// rule (or must be counted under the lock), so successes take the locked
+// path; it costs the closed path nothing to test.
 const (
 	stateMask  = 1<<3 - 1
 	probeShift = 3
 	probeOne   = 1 << probeShift
 	probeMask  = (1<<16 - 1) << probeShift
-	genOne     = 1 << 19
+	armBit     = 1 << 19
+	genOne     = 1 << 20
+	// sameMask keeps the bits that identify a generation.
+	sameMask = ^uint64(probeMask | armBit)
 )
 
 // next returns the word of a new generation in state s.

@@ -17,6 +17,9 @@ type Stats struct {
 	// current window, which the failure-rate rule judges. The window
 	// starts empty at every transition.
 	WindowCalls, WindowFailures uint64
+	// Duplicates counts Records of a probe's Permit that had already been
+	// recorded; they count nothing else.
+	Duplicates uint64
 }
 
 // Stats returns the breaker's counters.
@@ -26,6 +29,7 @@ func (b *Breaker) Stats() Stats {
 	b.win.FlushLocked(b.now())
 	calls := b.win.LifetimeLocked(cCalls)
 	fails := b.win.LifetimeLocked(cFailures)
+	c := b.counts()
 	return Stats{
 		State:          b.State(),
 		Opened:         b.opened,
@@ -33,7 +37,8 @@ func (b *Breaker) Stats() Stats {
 		Successes:      uint64(calls - fails),
 		Failures:       uint64(fails),
 		Slow:           uint64(b.win.LifetimeLocked(cSlow)),
-		WindowCalls:    uint64(b.win.Sum(cCalls)),
-		WindowFailures: uint64(b.win.Sum(cFailures)),
+		WindowCalls:    uint64(c.Calls),
+		WindowFailures: uint64(c.Failures),
+		Duplicates:     b.dups,
 	}
 }

@@ -71,7 +71,7 @@ func (b *Breaker) timeout(w uint64, now int64) {
 	b.notify(t)
 }
 
-// closeLocked closes a half-open breaker whose probes all succeeded.
+// closeLocked closes a half-open breaker whose probes passed.
 func (b *Breaker) closeLocked(now int64) transition {
 	b.enterLocked(now, Closed)
 	return transition{from: HalfOpen, to: Closed}
@@ -81,9 +81,11 @@ func (b *Breaker) closeLocked(now int64) transition {
 // streak and the probe count start again.
 func (b *Breaker) enterLocked(now int64, s State) {
 	b.win.ResetLocked(now)
+	b.ring.reset()
 	b.consec.Store(0)
-	b.probeOK = 0
+	b.probes.reset(b.s.HalfOpenProbes)
 	b.word.Store(next(b.word.Load(), s))
+	b.armLocked()
 }
 
 // ForceOpen opens the breaker until Reset or Disable: every call is refused
@@ -91,9 +93,15 @@ func (b *Breaker) enterLocked(now int64, s State) {
 // example to shed a dependency during an incident.
 func (b *Breaker) ForceOpen() { b.set(ForcedOpen) }
 
-// Disable turns the breaker off until Reset or ForceOpen: every call goes
-// through; outcomes are counted in Stats but never open it.
+// Disable turns the breaker off until Reset, ForceOpen or MetricsOnly:
+// every call goes through and nothing is counted (Resilience4j's
+// DISABLED).
 func (b *Breaker) Disable() { b.set(Disabled) }
+
+// MetricsOnly makes the breaker watch only, until Reset, ForceOpen or
+// Disable: every call goes through and outcomes are counted in Stats and
+// in the window, but nothing opens it (Resilience4j's METRICS_ONLY).
+func (b *Breaker) MetricsOnly() { b.set(MetricsOnly) }
 
 // Reset closes the breaker, whatever its state, and forgets its history:
 // the window, the failure streak and the open schedule start again.

@@ -154,6 +154,8 @@ func TestConfigErrors(t *testing.T) {
 		{"two", grpcretry.Config{Schedule: s, Policy: "times(3)"}, "grpcretry: Config sets more than one of Schedule, Policy and ServiceConfig"},
 		{"bad policy", grpcretry.Config{Policy: "times(3) &"}, "grpcretry: Config.Policy: 1:11: unexpected end of input"},
 		{"invalid schedule", grpcretry.Config{Schedule: schedule.Spaced{}}, "grpcretry: Config.Schedule: Spaced: every 0s is not positive"},
+		{"zero Times", grpcretry.Config{Schedule: schedule.Times{}}, "grpcretry: Config.Schedule: Times: n 0 is below 1"},
+		{"invalid policy", grpcretry.Config{Policy: "backoff(100ms, 1s) & times(0)"}, "grpcretry: Config.Policy: 1:28: Times: n 0 is below 1"},
 		{"unknown code", grpcretry.Config{Schedule: s, Codes: []codes.Code{codes.Unavailable, 42}}, "grpcretry: Config.Codes holds Code(42), which gRPC does not define"},
 		{"shared breaker", grpcretry.Config{Schedule: s, Options: retry.Options{Breaker: b}}, "grpcretry: Config.Options.Breaker and Options.Budget must be nil"},
 		{"negative attempt timeout", grpcretry.Config{Schedule: s, Options: retry.Options{AttemptTimeout: -1}}, "grpcretry: Config.Options.AttemptTimeout -1ns is negative"},
@@ -177,6 +179,10 @@ func TestConfigErrors(t *testing.T) {
 			}
 			if !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error %q; want it to start %q", err, tt.want)
+			}
+			var se *schedule.Error
+			if want := strings.Contains(tt.want, "Config.Schedule: ") || strings.Contains(tt.want, "Times: n 0"); errors.As(err, &se) != want {
+				t.Errorf("errors.As(%v, *schedule.Error) = %v; want %v", err, !want, want)
 			}
 		})
 	}

@@ -45,8 +45,10 @@ type Transport struct {
 	Base http.RoundTripper
 
 	// Schedule says when to try again and when to stop; nil means no
-	// retries. Times(n) allows n attempts in all. It is validated on first
-	// use: an invalid one makes every RoundTrip fail with its error.
+	// retries. Times(n) allows n attempts in all. New validates the
+	// schedule it builds; a Transport filled in by hand is validated on
+	// first use, before anything is sent: an invalid Schedule or field
+	// makes every RoundTrip fail with its error, and Base is never called.
 	Schedule schedule.Schedule
 
 	// Retry500 makes 500 Internal Server Error retryable, like 502, 503 and
@@ -131,14 +133,12 @@ var _ http.RoundTripper = (*Transport)(nil)
 // http.DefaultTransport) and retries on the schedule that policy spells
 // in the policy language (docs/language.md), such as
 // "fulljitter(100ms, 2s) & times(3)". It returns an error that points at
-// the problem if policy does not parse or is invalid. Set the other fields
-// of the result before its first use.
+// the problem if policy does not parse or is invalid (a *parse.Error,
+// which wraps the *schedule.Error of an invalid schedule). Set the other
+// fields of the result before its first use.
 func New(base http.RoundTripper, policy string) (*Transport, error) {
-	s, err := parse.Parse(policy)
+	s, err := parse.Parse(policy) // which validates s
 	if err != nil {
-		return nil, fmt.Errorf("httpretry: %w", err)
-	}
-	if err := schedule.Validate(s); err != nil {
 		return nil, fmt.Errorf("httpretry: %w", err)
 	}
 	return &Transport{Base: base, Schedule: s}, nil

@@ -352,17 +352,24 @@ func TestLawSameSeedSameDecisions(t *testing.T) {
 // decisions. It returns the attempts made, the total wait and whether the
 // run ended.
 func simulate(s schedule.Schedule, seed uint64, max int) (attempts int, total time.Duration, ended bool) {
+	attempts, total, _, ended = simulateLongest(s, seed, max)
+	return attempts, total, ended
+}
+
+// simulateLongest is simulate that also returns the longest single wait.
+func simulateLongest(s schedule.Schedule, seed uint64, limit int) (attempts int, total, longest time.Duration, ended bool) {
 	r := interp.Start(s, seed)
 	attempts = 1
-	for range max {
+	for range limit {
 		d, ok := r.Next(total, total)
 		if !ok {
-			return attempts, total, true
+			return attempts, total, longest, true
 		}
 		attempts++
 		total = schedule.AddSat(total, d)
+		longest = max(longest, d)
 	}
-	return attempts, total, false
+	return attempts, total, longest, false
 }
 
 // TestPropBounds checks that no simulated run passes schedule.Bounds.
@@ -373,7 +380,10 @@ func TestPropBounds(t *testing.T) {
 		checkLimits(t, s, b)
 		for i := range 4 {
 			seed := rapid.Uint64().Draw(t, "seed")
-			attempts, total, ended := simulate(s, seed, 2000)
+			attempts, total, longest, ended := simulateLongest(s, seed, 2000)
+			if longest > b.MaxDelay {
+				t.Fatalf("%v\nrun %d waited %v at once, above %+v", s, i, longest, b)
+			}
 			if attempts > b.MaxAttempts {
 				t.Fatalf("%v\nrun %d made %d attempts, above %+v", s, i, attempts, b)
 			}
@@ -427,11 +437,11 @@ func TestPropBoundsExactWithoutRandomness(t *testing.T) {
 		if !deterministic(s) {
 			t.Skip("random")
 		}
-		attempts, total, ended := simulate(s, 1, 2000)
+		attempts, total, longest, ended := simulateLongest(s, 1, 2000)
 		if !ended {
 			t.Skip("long run")
 		}
-		want := schedule.Limits{MaxAttempts: attempts, MinTotal: total, MaxTotal: total, Stops: true}
+		want := schedule.Limits{MaxAttempts: attempts, MinTotal: total, MaxTotal: total, MaxDelay: longest, Stops: true}
 		if diff := cmp.Diff(want, schedule.Bounds(s)); diff != "" {
 			t.Fatalf("Bounds(%v) (-run +bounds):\n%s", s, diff)
 		}

@@ -1,18 +1,26 @@
 // Package lint finds retry policies that are legal but unwise.
 //
-// Each rule comes from published practice — Google's SRE book on
-// cascading failures, Marc Brooker's "Exponential Backoff and Jitter",
-// Resilience4j's and gRPC's defaults — and flags one way a policy can hurt
-// the service it retries against: it never stops, it synchronises clients,
-// it hammers without waiting, it waits longer than anyone will. Check runs
-// every rule over a schedule and returns the findings, most severe first:
+// Each rule comes from published practice — the Google SRE book on handling
+// overload and cascading failures, Marc Brooker's "Exponential Backoff and
+// Jitter" and the Amazon Builders' Library, the defaults of gRPC (gRFC A6)
+// and Resilience4j — and flags one way a policy can hurt the service it
+// retries against: it never stops, it synchronises clients, it hammers
+// without waiting, it waits longer than anyone will. Check runs every rule
+// over a schedule and returns the findings, most severe first:
 //
 //	for _, f := range lint.Check(s) {
-//		fmt.Println(f) // warning no-jitter: Exponential(100ms, 200%, 30s) has no jitter: … fix: …
+//		fmt.Println(f) // warning no-jitter: Exponential(100ms, 200%, 30s) has no jitter: … fix: fulljitter(100ms, 30s) & times(3)
 //	}
 //
-// A finding names its rule (ID), how bad it is (Severity), what is wrong
-// (Message) and how to fix it (Fix). docs/lint.md explains every rule.
+// CheckSource does the same for policy text and also flags what only the
+// text shows, such as spaced(1), whose bare 1 is one millisecond.
+//
+// The rules read what a policy can actually do, from schedule.Bounds: a cap
+// of 5m that three attempts never reach is no finding. A finding names its
+// rule (ID), how bad it is (Severity), what is wrong and what to do
+// (Message), and a Fix: a whole policy, in the policy language, that keeps
+// the intent and has neither this finding nor any as severe. docs/lint.md
+// explains every rule.
 package lint
 
 import (
@@ -20,13 +28,14 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
 )
 
 // Severity says how bad a finding is.
 type Severity int
 
-// Severities, least severe first.
+// Severities, least severe first. Only Error fails `schedcheck lint`.
 const (
 	Info Severity = iota
 	Warning
@@ -54,8 +63,10 @@ type Finding struct {
 	ID       string   `json:"id"`       // the rule, such as "no-jitter"
 	Severity Severity `json:"severity"` // how bad it is
 	Node     string   `json:"node"`     // the canonical form of the offending node
-	Message  string   `json:"message"`  // what is wrong
-	Fix      string   `json:"fix"`      // how to fix it, in one line
+	Message  string   `json:"message"`  // what is wrong, and what to do about it
+	// Fix is a whole policy, in the policy language's infix form, that
+	// lints clean of this rule and of every rule at or above its severity.
+	Fix string `json:"fix"`
 }
 
 // String returns the finding on one line: severity, rule, message and fix.
@@ -68,7 +79,44 @@ type Rule struct {
 	ID       string
 	Severity Severity
 	Summary  string // one line, for listings
-	check    func(s schedule.Schedule, report func(node schedule.Schedule, msg, fix string))
+	check    func(in *input, report reportFunc)
+}
+
+// input is what the rules look at: the schedule, its limits and, when
+// linting text, the bare integers written as durations.
+type input struct {
+	s      schedule.Schedule
+	limits schedule.Limits
+	src    string               // "" when there is no text
+	bare   []parse.BareDuration // from src
+	m      *memo                // what is known of it and of its repairs
+}
+
+// rewrite changes a whole policy to remove findings.
+type rewrite func(schedule.Schedule) schedule.Schedule
+
+// fix is how to remove one finding: a rewrite of the whole policy, or an
+// edit of one node. The edits of one rule's findings are made in one pass
+// (see ruleFix), each given its node with the node's children edited.
+type fix struct {
+	rewrite rewrite
+	node    schedule.Schedule
+	edit    rewrite
+}
+
+// whole is a fix that rewrites the whole policy.
+func whole(r rewrite) fix { return fix{rewrite: r} }
+
+// edit is a fix that edits one node.
+func edit(node schedule.Schedule, e rewrite) fix { return fix{node: node, edit: e} }
+
+// reportFunc reports a finding on node with a message and its fix.
+type reportFunc = func(node schedule.Schedule, msg string, f fix)
+
+// hit is a finding before its fix is worked out.
+type hit struct {
+	Finding
+	fix fix
 }
 
 // Check runs every rule over s and returns the findings, most severe first
@@ -76,21 +124,73 @@ type Rule struct {
 // finding, "invalid", with the validation message.
 func Check(s schedule.Schedule) []Finding {
 	if err := schedule.Validate(s); err != nil {
-		return []Finding{{ID: "invalid", Severity: Error, Message: err.Error(), Fix: "correct the policy"}}
+		return []Finding{invalid(err)}
 	}
-	var out []Finding
+	m := newMemo()
+	return withFixes(m, s, run(m.input(s), Info))
+}
+
+// CheckSource parses src and lints it as Check does, with the rules that
+// need the text as well: it flags spaced(1), which waits one millisecond.
+// A policy that does not parse yields the *parse.Error of parse.Parse.
+func CheckSource(src string) ([]Finding, error) {
+	bare, err := parse.BareDurations(src)
+	if err != nil {
+		return nil, err
+	}
+	s, err := parse.Parse(src)
+	if err != nil {
+		return nil, err // not reached: BareDurations parsed it
+	}
+	m := newMemo()
+	in := m.input(s)
+	in.src, in.bare = src, bare
+	return withFixes(m, s, run(in, Info)), nil
+}
+
+func invalid(err error) Finding {
+	return Finding{ID: "invalid", Severity: Error, Message: err.Error(), Fix: parse.Format(fallback, parse.Infix)}
+}
+
+// run applies the rules of severity at least min to in.
+func run(in *input, min Severity) []hit {
+	var out []hit
 	for _, r := range Rules() {
-		r.check(s, func(node schedule.Schedule, msg, fix string) {
-			f := Finding{ID: r.ID, Severity: r.Severity, Message: msg, Fix: fix}
+		if r.Severity < min {
+			continue
+		}
+		r.check(in, func(node schedule.Schedule, msg string, fix fix) {
+			h := hit{Finding{ID: r.ID, Severity: r.Severity, Message: msg}, fix}
 			if node != nil {
-				f.Node = node.String()
+				h.Node = node.String()
 			}
-			if !slices.Contains(out, f) {
-				out = append(out, f)
+			if !slices.ContainsFunc(out, func(o hit) bool { return o.Finding == h.Finding }) {
+				out = append(out, h)
 			}
 		})
 	}
-	slices.SortStableFunc(out, func(a, b Finding) int { return cmp.Compare(b.Severity, a.Severity) })
+	slices.SortStableFunc(out, func(a, b hit) int { return cmp.Compare(b.Severity, a.Severity) })
+	return out
+}
+
+// withFixes works out the fix of each hit on s. The hits of one rule share
+// their fix, which removes them all.
+func withFixes(m *memo, s schedule.Schedule, hs []hit) []Finding {
+	out := make([]Finding, len(hs))
+	fixes := map[string]string{}
+	for i, h := range hs {
+		out[i] = h.Finding
+		fix, ok := fixes[h.ID]
+		if !ok {
+			fix = parse.Format(repair(m, s, ruleFix(hs, h.ID), h.Severity), parse.Infix)
+			if _, err := parse.Parse(fix); err != nil {
+				// Nested past parse.MaxDepth by the rewrites.
+				fix = parse.Format(fallback, parse.Infix)
+			}
+			fixes[h.ID] = fix
+		}
+		out[i].Fix = fix
+	}
 	return out
 }
 
@@ -105,21 +205,4 @@ func Worst(fs []Finding) (Severity, bool) {
 		w = max(w, f.Severity)
 	}
 	return w, true
-}
-
-// walk calls f for every node of s, parents first, with the chain of
-// ancestors (root first).
-func walk(s schedule.Schedule, f func(n schedule.Schedule, ancestors []schedule.Schedule)) {
-	var rec func(n schedule.Schedule, anc []schedule.Schedule)
-	rec = func(n schedule.Schedule, anc []schedule.Schedule) {
-		if n == nil {
-			return
-		}
-		f(n, anc)
-		a, b := schedule.Children(n)
-		anc = append(anc, n)
-		rec(a, anc)
-		rec(b, anc)
-	}
-	rec(s, nil)
 }

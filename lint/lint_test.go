@@ -15,8 +15,8 @@ const (
 	sec = time.Second
 )
 
-// good is the README's policy, tightened: full jitter, three
-// attempts.
+// good is the policy the rules' sources recommend, tightened: full jitter,
+// three attempts.
 var good = schedule.Intersect{A: schedule.FullJitter(100*ms, 30*sec), B: schedule.Times{N: 3}}
 
 func ids(fs []lint.Finding) []string {
@@ -27,56 +27,132 @@ func ids(fs []lint.Finding) []string {
 	return out
 }
 
+// checkSource lints src, which must parse.
+func checkSource(t *testing.T, src string) []lint.Finding {
+	t.Helper()
+	fs, err := lint.CheckSource(src)
+	if err != nil {
+		t.Fatalf("CheckSource(%q): %v", src, err)
+	}
+	return fs
+}
+
+// fataler is what checkFixes needs of *testing.T and *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// checkFixes checks that the fix of every finding in fs parses and lints
+// clean of that finding's rule and of every rule at or above its severity.
+func checkFixes(t fataler, policy string, fs []lint.Finding) {
+	t.Helper()
+	for _, f := range fs {
+		got, err := lint.CheckSource(f.Fix)
+		if err != nil {
+			t.Fatalf("%s: fix of %s %q does not parse: %v", policy, f.ID, f.Fix, err)
+		}
+		for _, g := range got {
+			if g.ID == f.ID || g.Severity >= f.Severity {
+				t.Fatalf("%s: fix of %s (%v), %q, has %v", policy, f.ID, f.Severity, f.Fix, g)
+			}
+		}
+	}
+}
+
 func TestGoodPolicyIsClean(t *testing.T) {
 	if fs := lint.Check(good); len(fs) != 0 {
 		t.Errorf("Check(%v) = %v; want no findings", good, fs)
 	}
 }
 
-func TestEachRuleFiresAndHoldsBack(t *testing.T) {
-	exp := schedule.Exponential{Base: 100 * ms, FactorPct: 200, Cap: 30 * sec}
+// TestSelfConsistent pins the policies lint once contradicted itself on.
+func TestSelfConsistent(t *testing.T) {
 	tests := []struct {
-		rule       string
-		fires, not schedule.Schedule
+		src  string
+		want []string
 	}{
-		{"never-stops", schedule.FullJitter(100*ms, 30*sec), good},
-		{"never-stops", schedule.AndThen{First: schedule.Times{N: 3}, Then: schedule.Spaced{Every: time.Minute}}, schedule.UpTo{Inner: schedule.Spaced{Every: sec}, Budget: 5 * sec}},
-		{"unbounded-wait", schedule.Spaced{Every: sec}, good},
-		{"union-unbounded", schedule.Intersect{A: schedule.Union{A: schedule.Times{N: 3}, B: schedule.Spaced{Every: sec}}, B: schedule.UpTo{Inner: schedule.Forever{}, Budget: sec}},
-			schedule.Union{A: schedule.Times{N: 3}, B: schedule.Intersect{A: schedule.Spaced{Every: sec}, B: schedule.Times{N: 2}}}},
-		{"too-many-attempts", schedule.Intersect{A: schedule.FullJitter(100*ms, 30*sec), B: schedule.Times{N: 10}}, good},
-		{"too-many-attempts", schedule.UpTo{Inner: schedule.Forever{}, Budget: sec}, schedule.UpTo{Inner: schedule.Spaced{Every: sec}, Budget: 4 * sec}},
-		{"no-jitter", schedule.Intersect{A: exp, B: schedule.Times{N: 3}}, good},
-		{"no-jitter", schedule.Intersect{A: schedule.Fibonacci{Base: 100 * ms}, B: schedule.Times{N: 3}}, schedule.Intersect{A: schedule.Jittered{Inner: schedule.Fibonacci{Base: 100 * ms}, LowPct: 0, HighPct: 100}, B: schedule.Times{N: 3}}},
-		{"no-cap", schedule.Intersect{A: schedule.FullJitter(100*ms, 5*time.Minute), B: schedule.Times{N: 3}}, good},
-		{"no-cap", schedule.Intersect{A: schedule.Jittered{Inner: schedule.Fibonacci{Base: 100 * ms}, LowPct: 0, HighPct: 100}, B: schedule.Times{N: 3}},
-			schedule.Intersect{A: schedule.Capped{Inner: schedule.Jittered{Inner: schedule.Fibonacci{Base: 100 * ms}, LowPct: 0, HighPct: 100}, Max: 30 * sec}, B: schedule.Times{N: 3}}},
-		{"no-cap", schedule.Intersect{A: schedule.Decorrelated{Base: 100 * ms, Cap: time.Hour}, B: schedule.Times{N: 3}}, schedule.Intersect{A: schedule.Decorrelated{Base: 100 * ms, Cap: 20 * sec}, B: schedule.Times{N: 3}}},
-		{"tiny-delay", schedule.Intersect{A: schedule.FullJitter(100*time.Microsecond, 30*sec), B: schedule.Times{N: 3}}, good},
-		{"dead-upto", schedule.UpTo{Inner: schedule.Exponential{Base: sec, FactorPct: 200, Cap: 30 * sec}, Budget: 500 * ms}, schedule.UpTo{Inner: schedule.FullJitter(sec, 30*sec), Budget: 500 * ms}},
-		{"no-delay", schedule.Times{N: 3}, good},
-		{"equal-jitter", schedule.Intersect{A: schedule.Backoff(100*ms, 30*sec), B: schedule.Times{N: 3}}, good},
-		{"jitter-above-cap", schedule.Intersect{A: schedule.Jittered{Inner: exp, LowPct: 0, HighPct: 150}, B: schedule.Times{N: 3}}, good},
+		// The README's first policy: equal jitter is a documented choice.
+		{"backoff(100ms, 30s) & times(5)", nil},
+		// no-delay's fix once had a finding of its own.
+		{"times(3)", []string{"no-delay"}},
+		// A 5m cap that three attempts never reach: 200ms at most at once.
+		{"fulljitter(100ms, 5m) & times(3)", nil},
+		{"fulljitter(100ms, 5m) & times(5)", nil},
+		{"fulljitter(100ms, 5m) & upto(times(20), 1h)", []string{"too-many-attempts", "no-cap"}},
+		// Arguments swapped: every wait is 100ms.
+		{"backoff(30s, 100ms) & times(3)", []string{"cap-below-base"}},
+		// A bare 1 is a millisecond.
+		{"spaced(1) & times(3)", []string{"bare-duration"}},
+		{"spaced(1s) & times(3)", nil},
+		{"spaced(10) & times(3)", nil},
 	}
 	for _, tt := range tests {
-		if got := ids(lint.Check(tt.fires)); !slices.Contains(got, tt.rule) {
-			t.Errorf("Check(%v) = %v; want %s among them", tt.fires, got, tt.rule)
+		fs := checkSource(t, tt.src)
+		if diff := cmp.Diff(tt.want, ids(fs)); diff != "" {
+			t.Errorf("CheckSource(%q) ids (-want +got):\n%s", tt.src, diff)
 		}
-		if got := ids(lint.Check(tt.not)); slices.Contains(got, tt.rule) {
-			t.Errorf("Check(%v) = %v; want no %s", tt.not, got, tt.rule)
-		}
+		checkFixes(t, tt.src, fs)
 	}
 }
 
-func TestEveryRuleIsTested(t *testing.T) {
-	// TestEachRuleFiresAndHoldsBack must name every rule; this keeps a new
-	// rule from landing untested.
-	tested := map[string]bool{"never-stops": true, "unbounded-wait": true, "union-unbounded": true, "too-many-attempts": true,
-		"no-jitter": true, "no-cap": true, "tiny-delay": true, "dead-upto": true, "no-delay": true, "equal-jitter": true, "jitter-above-cap": true}
+func TestEachRuleFiresAndHoldsBack(t *testing.T) {
+	tests := []struct {
+		rule       string
+		fires, not string
+	}{
+		{"never-stops", "fulljitter(100ms, 30s)", "fulljitter(100ms, 30s) & times(3)"},
+		{"never-stops", "times(3) then spaced(1m)", "spaced(1s) upto 5s"},
+		{"unbounded-wait", "spaced(1s)", "spaced(1s) & times(3)"},
+		{"union-unbounded", "(times(3) | spaced(1s)) & (forever upto 1s)", "times(3) | (spaced(1s) & times(2))"},
+		{"too-many-attempts", "fulljitter(100ms, 30s) & times(10)", "fulljitter(100ms, 30s) & times(5)"},
+		{"too-many-attempts", "forever upto 1s", "spaced(1s) upto 4s"},
+		{"bare-duration", "spaced(1) & times(3)", "spaced(1s) & times(3)"},
+		{"bare-duration", "fulljitter(base=100ms, cap=9) & times(3)", "fulljitter(base=100, cap=30000) & times(3)"},
+		{"cap-below-base", "backoff(30s, 100ms) & times(3)", "backoff(100ms, 30s) & times(3)"},
+		{"cap-below-base", "decorrelated(1s, 100ms) & times(3)", "decorrelated(100ms, 1s) & times(3)"},
+		{"no-jitter", "exponential(100ms, 200%, 30s) & times(3)", "fulljitter(100ms, 30s) & times(3)"},
+		{"no-jitter", "fibonacci(100ms) & times(3)", "jittered(fibonacci(100ms), 0%, 100%) & times(3)"},
+		// Nothing waits: no-delay says so, not no-jitter.
+		{"no-jitter", "exponential(100ms, 200%, 30s) & times(3)", "exponential(100ms, 200%, 30s) & times(1)"},
+		{"no-cap", "fulljitter(100ms, 5m) & times(20) & upto(forever, 1h)", "fulljitter(100ms, 5m) & times(3)"},
+		{"no-cap", "jittered(fibonacci(100ms), 0%, 100%) & times(40)", "capped(jittered(fibonacci(100ms), 0%, 100%), 30s) & times(40)"},
+		{"no-cap", "decorrelated(100ms, 1h) & times(20)", "decorrelated(100ms, 20s) & times(20)"},
+		// A Capped above the growth.
+		{"no-cap", "exponential(1s, 200%, 1h) & times(20)", "capped(exponential(1s, 200%, 1h), 30s) & times(20)"},
+		{"tiny-delay", "fulljitter(100us, 30s) & times(3)", "fulljitter(1ms, 30s) & times(3)"},
+		// The least delay wins in an Intersect.
+		{"tiny-delay", "spaced(100us) & times(3)", "spaced(100us) & fulljitter(100ms, 30s) & times(3)"},
+		{"dead-upto", "exponential(1s, 200%, 30s) upto 500ms", "fulljitter(1s, 30s) upto 500ms"},
+		{"dead-upto", "spaced(10s) upto 5s", "times(1) upto 0s"},
+		{"no-delay", "times(3)", "fulljitter(100ms, 30s) & times(3)"},
+		{"no-delay", "forever & times(3)", "times(1)"},
+		{"jitter-above-cap", "jittered(exponential(100ms, 200%, 30s), 0%, 150%) & times(3)", "fulljitter(100ms, 30s) & times(3)"},
+	}
+	tested := map[string]bool{}
+	for _, tt := range tests {
+		tested[tt.rule] = true
+		fires := checkSource(t, tt.fires)
+		if got := ids(fires); !slices.Contains(got, tt.rule) {
+			t.Errorf("CheckSource(%q) = %v; want %s among them", tt.fires, got, tt.rule)
+		}
+		checkFixes(t, tt.fires, fires)
+		if got := ids(checkSource(t, tt.not)); slices.Contains(got, tt.rule) {
+			t.Errorf("CheckSource(%q) = %v; want no %s", tt.not, got, tt.rule)
+		}
+	}
 	for _, r := range lint.Rules() {
 		if !tested[r.ID] {
 			t.Errorf("rule %s has no test", r.ID)
 		}
+	}
+}
+
+func TestCheckLeavesSourceRulesOut(t *testing.T) {
+	// A schedule has no text, so bare-duration cannot apply.
+	s := schedule.Intersect{A: schedule.Spaced{Every: ms}, B: schedule.Times{N: 3}}
+	if fs := lint.Check(s); len(fs) != 0 {
+		t.Errorf("Check(%v) = %v; want no findings", s, fs)
 	}
 }
 
@@ -86,11 +162,30 @@ func TestFindingDetails(t *testing.T) {
 		ID:       "no-jitter",
 		Severity: lint.Warning,
 		Node:     "Exponential(100ms, 200%, 30s)",
-		Message:  "Exponential(100ms, 200%, 30s) has no jitter: clients that failed together retry together, and the retries arrive as one storm",
-		Fix:      "add full jitter: fulljitter(100ms, 30s)",
+		Message:  "Exponential(100ms, 200%, 30s) has no jitter: clients that failed together retry together, and the retries arrive as one storm; add full jitter",
+		Fix:      "fulljitter(100ms, 30s) & times(3)",
 	}}
 	if diff := cmp.Diff(want, lint.Check(s)); diff != "" {
 		t.Errorf("Check (-want +got):\n%s", diff)
+	}
+}
+
+func TestBareDurationDetails(t *testing.T) {
+	want := []lint.Finding{{
+		ID:       "bare-duration",
+		Severity: lint.Warning,
+		Node:     "Intersect(Spaced(2ms), Times(3))",
+		Message:  "2:8: 2 is 2ms: a bare number is milliseconds; write 2s, or 2ms if you mean it",
+		Fix:      "spaced(2s) & times(3)",
+	}}
+	if diff := cmp.Diff(want, checkSource(t, "# poll\nspaced(2) & times(3)")); diff != "" {
+		t.Errorf("CheckSource (-want +got):\n%s", diff)
+	}
+}
+
+func TestCheckSourceError(t *testing.T) {
+	if fs, err := lint.CheckSource("spaced("); err == nil {
+		t.Errorf("CheckSource(%q) = %v, nil; want an error", "spaced(", fs)
 	}
 }
 
@@ -111,8 +206,37 @@ func TestSortedBySeverity(t *testing.T) {
 
 func TestInvalid(t *testing.T) {
 	fs := lint.Check(schedule.Spaced{})
-	want := []lint.Finding{{ID: "invalid", Severity: lint.Error, Message: "Spaced: every 0s is not positive", Fix: "correct the policy"}}
+	want := []lint.Finding{{ID: "invalid", Severity: lint.Error, Message: "Spaced: every 0s is not positive", Fix: "fulljitter(100ms, 30s) & times(3)"}}
 	if diff := cmp.Diff(want, fs); diff != "" {
 		t.Errorf("Check (-want +got):\n%s", diff)
+	}
+}
+
+// TestFixes pins the fix of each rule on a typical policy: the smallest
+// change that removes the finding, not the recommended policy in its place.
+func TestFixes(t *testing.T) {
+	tests := []struct{ src, rule, fix string }{
+		{"fulljitter(100ms, 30s) & times(10)", "too-many-attempts", "fulljitter(100ms, 30s) & times(3)"},
+		{"spaced(1s)", "never-stops", "spaced(1s) & times(3)"},
+		{"times(3) | spaced(1s)", "union-unbounded", "times(3) & spaced(1s)"},
+		{"exponential(1s, 200%, 30s) upto 500ms", "dead-upto", "(fulljitter(1s, 30s) upto 2s) & times(3)"},
+		{"jittered(exponential(100ms, 200%, 30s), 0%, 150%) & times(3)", "jitter-above-cap", "fulljitter(100ms, 30s) & times(3)"},
+		{"fibonacci(100ms) & times(3)", "no-jitter", "jittered(fibonacci(100ms), 0%, 100%) & times(3)"},
+		{"decorrelated(100ms, 1h) & times(20)", "no-cap", "decorrelated(100ms, 30s) & times(3)"},
+		{"fulljitter(100us, 30s) & times(3)", "tiny-delay", "fulljitter(100ms, 30s) & times(3)"},
+		{"forever & times(3)", "no-delay", "fulljitter(100ms, 30s) & times(3)"},
+		{"backoff(30s, 100ms) & times(3)", "cap-below-base", "backoff(100ms, 30s) & times(3)"},
+		{"spaced(2) & times(3) upto 5", "bare-duration", "spaced(2s) & times(3) upto 5s"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, f := range checkSource(t, tt.src) {
+			if f.ID == tt.rule {
+				got = append(got, f.Fix)
+			}
+		}
+		if len(got) == 0 || slices.ContainsFunc(got, func(fix string) bool { return fix != tt.fix }) {
+			t.Errorf("CheckSource(%q): fixes of %s = %q; want %q", tt.src, tt.rule, got, tt.fix)
+		}
 	}
 }

@@ -2,13 +2,12 @@ package lint
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/recur-go/recur/schedule"
 )
 
-// Limits the rules use, from the sources docs/lint.md cites.
+// Limits the rules use, from the rules' sources.
 const (
 	// MaxAttempts is the most attempts the SRE book's per-request budget
 	// allows without comment ("cap at 3, or 5 for highly transient infra").
@@ -19,6 +18,16 @@ const (
 	// MinDelay is the smallest useful wait: below it a retry arrives before
 	// the fault can clear.
 	MinDelay = time.Millisecond
+	// MinBareDuration is the smallest bare integer (milliseconds) that
+	// reads as a deliberate duration: spaced(1) is one millisecond, which
+	// was rarely meant.
+	MinBareDuration = 10
+)
+
+// The values the fixes write.
+const (
+	fixBase = 100 * time.Millisecond
+	fixCap  = 30 * time.Second
 )
 
 // Rules returns the rules Check applies, in the order it applies them.
@@ -28,47 +37,69 @@ func Rules() []Rule {
 		{"unbounded-wait", Warning, "no upper bound on the total wait", unboundedWait},
 		{"union-unbounded", Warning, "a Union makes a bounded policy unbounded", unionUnbounded},
 		{"too-many-attempts", Warning, "more than 5 attempts", tooManyAttempts},
+		{"bare-duration", Warning, "a bare integer below 10 where a duration belongs: it means milliseconds", bareDuration},
+		{"cap-below-base", Warning, "a cap below the base: every wait is the cap", capBelowBase},
 		{"no-jitter", Warning, "exponential or Fibonacci backoff without jitter", noJitter},
-		{"no-cap", Warning, "a growing delay with no cap, or a cap above 60s", noCap},
-		{"tiny-delay", Warning, "a delay below 1ms", tinyDelay},
-		{"dead-upto", Warning, "an UpTo budget shorter than the first delay", deadUpTo},
+		{"no-cap", Warning, "a single wait can pass 60s", noCap},
+		{"tiny-delay", Warning, "the first retry waits less than 1ms", tinyDelay},
+		{"dead-upto", Warning, "an UpTo budget that ends before the first retry", deadUpTo},
 		{"no-delay", Warning, "retries that never wait", noDelay},
-		{"equal-jitter", Info, "equal jitter where full jitter would do", equalJitter},
 		{"jitter-above-cap", Info, "jitter above 100% lets delays pass the cap", jitterAboveCap},
 	}
 }
 
-type reportFunc = func(node schedule.Schedule, msg, fix string)
+// walk calls f for every node of s, parents first, with the chain of
+// ancestors (root first).
+func walk(s schedule.Schedule, f func(n schedule.Schedule, ancestors []schedule.Schedule)) {
+	var rec func(n schedule.Schedule, anc []schedule.Schedule)
+	rec = func(n schedule.Schedule, anc []schedule.Schedule) {
+		if n == nil {
+			return
+		}
+		f(n, anc)
+		a, b := schedule.Children(n)
+		anc = append(anc, n)
+		rec(a, anc)
+		rec(b, anc)
+	}
+	rec(s, nil)
+}
 
-func neverStops(s schedule.Schedule, report reportFunc) {
-	if !schedule.Bounds(s).Stops {
-		report(s, "the policy never stops: it retries as long as the operation fails, against a dependency that may be down",
-			"bound it: & times(3), or upto 1m")
+func neverStops(in *input, report reportFunc) {
+	if !in.limits.Stops {
+		report(in.s, "the policy never stops: it retries as long as the operation fails, against a dependency that may be down; bound it with & times(3) or upto 1m",
+			whole(in.m.limitAttempts))
 	}
 }
 
-func unboundedWait(s schedule.Schedule, report reportFunc) {
-	if !schedule.Bounds(s).TotalBounded() {
-		report(s, "the total wait has no upper bound", "bound it with upto, e.g. ... upto 1m")
+func unboundedWait(in *input, report reportFunc) {
+	if !in.limits.TotalBounded() {
+		report(in.s, "the total wait has no upper bound: bound the attempts, or the time with upto", whole(func(s schedule.Schedule) schedule.Schedule {
+			if s = in.m.limitAttempts(s); in.m.Bounds(s).TotalBounded() {
+				return s
+			}
+			return schedule.UpTo{Inner: s, Budget: time.Minute}
+		}))
 	}
 }
 
-func unionUnbounded(s schedule.Schedule, report reportFunc) {
-	walk(s, func(n schedule.Schedule, _ []schedule.Schedule) {
+func unionUnbounded(in *input, report reportFunc) {
+	walk(in.s, func(n schedule.Schedule, _ []schedule.Schedule) {
 		u, ok := n.(schedule.Union)
 		if !ok {
 			return
 		}
-		a, b := schedule.Bounds(u.A).Stops, schedule.Bounds(u.B).Stops
-		if a != b {
-			report(n, fmt.Sprintf("%v continues while either side does, so it never stops although one side does", n),
-				"to bound a policy, intersect it: a & b")
+		if in.m.Stops(u.A) != in.m.Stops(u.B) {
+			report(n, fmt.Sprintf("%v continues while either side does, so it never stops although one side does: to bound a policy, intersect it (a & b)", n),
+				edit(u, func(n schedule.Schedule) schedule.Schedule {
+					return schedule.Intersect(n.(schedule.Union))
+				}))
 		}
 	})
 }
 
-func tooManyAttempts(s schedule.Schedule, report reportFunc) {
-	b := schedule.Bounds(s)
+func tooManyAttempts(in *input, report reportFunc) {
+	b := in.limits
 	if !b.Stops || b.MaxAttempts <= MaxAttempts {
 		return
 	}
@@ -76,8 +107,8 @@ func tooManyAttempts(s schedule.Schedule, report reportFunc) {
 	if b.AttemptsBounded() {
 		n = fmt.Sprint(b.MaxAttempts)
 	}
-	report(s, fmt.Sprintf("up to %s attempts: retries at every layer multiply (4 attempts at 3 layers is 64× the load), and by attempt 10 the upstream is gone", n),
-		"allow 3 attempts (5 for very transient faults): & times(3)")
+	report(in.s, fmt.Sprintf("up to %s attempts: retries at every layer multiply (4 attempts at 3 layers is 64× the load), and by attempt 10 the upstream is gone; allow 3 (5 for very transient faults)", n),
+		whole(in.m.limitAttempts))
 }
 
 // jittered reports whether some ancestor spreads delays randomly.
@@ -90,184 +121,186 @@ func jittered(anc []schedule.Schedule) bool {
 	return false
 }
 
-func noJitter(s schedule.Schedule, report reportFunc) {
-	walk(s, func(n schedule.Schedule, anc []schedule.Schedule) {
+// swapExponential swaps an Exponential's base and cap.
+func swapExponential(n schedule.Schedule) schedule.Schedule {
+	e := n.(schedule.Exponential)
+	e.Base, e.Cap = e.Cap, e.Base
+	return e
+}
+
+// swapDecorrelated swaps a Decorrelated's base and cap.
+func swapDecorrelated(n schedule.Schedule) schedule.Schedule {
+	d := n.(schedule.Decorrelated)
+	d.Base, d.Cap = d.Cap, d.Base
+	return d
+}
+
+// fullJitter wraps n in full jitter, 0–100%.
+func fullJitter(n schedule.Schedule) schedule.Schedule {
+	return schedule.Jittered{Inner: n, LowPct: 0, HighPct: 100}
+}
+
+func noJitter(in *input, report reportFunc) {
+	if in.limits.MaxDelay == 0 {
+		return // it never waits: no-delay says so
+	}
+	walk(in.s, func(n schedule.Schedule, anc []schedule.Schedule) {
 		switch n := n.(type) {
 		case schedule.Exponential:
 			if n.FactorPct > 100 && !jittered(anc) {
-				report(n, fmt.Sprintf("%v has no jitter: clients that failed together retry together, and the retries arrive as one storm", n),
-					fmt.Sprintf("add full jitter: fulljitter(%v, %v)", n.Base, n.Cap))
+				report(n, fmt.Sprintf("%v has no jitter: clients that failed together retry together, and the retries arrive as one storm; add full jitter", n),
+					edit(n, fullJitter))
 			}
 		case schedule.Fibonacci:
 			if !jittered(anc) {
-				report(n, fmt.Sprintf("%v has no jitter: clients that failed together retry together", n),
-					fmt.Sprintf("add jitter: Jittered(%v, 0%%, 100%%)", n))
+				report(n, fmt.Sprintf("%v has no jitter: clients that failed together retry together; add full jitter", n),
+					edit(n, fullJitter))
 			}
 		}
 	})
 }
 
-// effectiveCap returns the largest delay a growing node can produce in
-// its place: its own cap, lowered by Capped and UpTo ancestors and scaled
-// by the jitter above it.
-func effectiveCap(own time.Duration, anc []schedule.Schedule) time.Duration {
-	c := own
-	for i := len(anc) - 1; i >= 0; i-- {
-		switch a := anc[i].(type) {
-		case schedule.Jittered:
-			if c != schedule.MaxDuration {
-				c = time.Duration(min(float64(c)*float64(a.HighPct)/100, math.MaxInt64/2))
+// lowerCaps lowers every cap above MaxDelay to fixCap, caps every
+// Fibonacci and keeps jitter at or below 100%.
+func (m *memo) lowerCaps(s schedule.Schedule) schedule.Schedule {
+	s = transform(s, each(func(n schedule.Schedule) schedule.Schedule {
+		switch n := n.(type) {
+		case schedule.Exponential:
+			if n.Cap > MaxDelay {
+				n.Base, n.Cap = min(n.Base, fixCap), fixCap
 			}
+			return n
+		case schedule.Decorrelated:
+			if n.Cap > MaxDelay {
+				n.Base, n.Cap = min(n.Base, fixCap), fixCap
+			}
+			return n
+		case schedule.Fibonacci:
+			return schedule.Capped{Inner: n, Max: fixCap}
 		case schedule.Capped:
-			c = min(c, a.Max)
-		case schedule.UpTo:
-			c = min(c, a.Budget)
-		}
-	}
-	return c
-}
-
-func noCap(s schedule.Schedule, report reportFunc) {
-	walk(s, func(n schedule.Schedule, anc []schedule.Schedule) {
-		var own time.Duration
-		switch n := n.(type) {
-		case schedule.Exponential:
-			if n.FactorPct == 100 {
-				return
+			if f, ok := n.Inner.(schedule.Capped); ok { // a Fibonacci capped twice
+				n.Inner, n.Max = f.Inner, min(n.Max, f.Max)
 			}
-			own = n.Cap
-		case schedule.Decorrelated:
-			own = n.Cap
-		case schedule.Fibonacci:
-			own = schedule.MaxDuration
-		default:
-			return
+			return n
 		}
-		c := effectiveCap(own, anc)
-		switch {
-		case c == schedule.MaxDuration:
-			report(n, fmt.Sprintf("%v grows without a cap", n), "cap it at 30s to 60s: Capped(..., 30s)")
-		case c > MaxDelay:
-			report(n, fmt.Sprintf("%v can wait %v at once: longer than any caller waits", n, c),
-				"cap single waits at 30s to 60s")
-		}
-	})
+		return n
+	}))
+	if m.Bounds(s).MaxDelay > MaxDelay {
+		s = schedule.Capped{Inner: s, Max: fixCap}
+	}
+	return s
 }
 
-func tinyDelay(s schedule.Schedule, report reportFunc) {
-	walk(s, func(n schedule.Schedule, _ []schedule.Schedule) {
-		var d time.Duration
+func noCap(in *input, report reportFunc) {
+	switch d := in.limits.MaxDelay; {
+	case d == schedule.MaxDuration:
+		report(in.s, "a single wait has no upper bound: cap it at 30s to 60s", whole(in.m.lowerCaps))
+	case d > MaxDelay:
+		report(in.s, fmt.Sprintf("a single wait can last %v: longer than any caller waits; cap it at 30s to 60s", d), whole(in.m.lowerCaps))
+	}
+}
+
+func capBelowBase(in *input, report reportFunc) {
+	walk(in.s, func(n schedule.Schedule, _ []schedule.Schedule) {
+		const msg = "%v has its cap %v below its base %v, so every wait is the cap: were they swapped?"
 		switch n := n.(type) {
 		case schedule.Exponential:
-			d = min(n.Base, n.Cap)
-		case schedule.Fibonacci:
-			d = n.Base
+			if n.Cap < n.Base {
+				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), edit(n, swapExponential))
+			}
 		case schedule.Decorrelated:
-			d = min(n.Base, n.Cap)
+			if n.Cap < n.Base {
+				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), edit(n, swapDecorrelated))
+			}
+		}
+	})
+}
+
+// raiseDelays raises every base, spacing and cap below MinDelay.
+func raiseDelays(s schedule.Schedule) schedule.Schedule {
+	return transform(s, each(func(n schedule.Schedule) schedule.Schedule {
+		switch n := n.(type) {
+		case schedule.Exponential:
+			if n.Base < MinDelay {
+				n.Base = fixBase
+			}
+			if n.Cap < MinDelay {
+				n.Cap = fixCap
+			}
+			return n
+		case schedule.Decorrelated:
+			if n.Base < MinDelay {
+				n.Base = fixBase
+			}
+			if n.Cap < MinDelay {
+				n.Cap = fixCap
+			}
+			return n
+		case schedule.Fibonacci:
+			if n.Base < MinDelay {
+				n.Base = fixBase
+			}
+			return n
 		case schedule.Spaced:
-			d = n.Every
-		default:
-			return
+			if n.Every < MinDelay {
+				n.Every = fixBase
+			}
+			return n
+		case schedule.Capped:
+			if n.Max < MinDelay {
+				n.Max = fixCap
+			}
+			return n
 		}
-		if d < MinDelay {
-			report(n, fmt.Sprintf("%v waits %v: less than a network round trip, so the retry lands before the fault can clear", n, d),
-				"start at 10ms to 200ms (Brooker: a base of 50ms to 200ms)")
-		}
-	})
+		return n
+	}))
 }
 
-// firstDelay returns a lower bound of the first delay s can choose, and
-// false when s stops at its first decision.
-func firstDelay(s schedule.Schedule) (time.Duration, bool) {
-	switch s := s.(type) {
-	case schedule.Times:
-		return 0, s.N > 1
-	case schedule.Forever:
-		return 0, true
-	case schedule.Spaced:
-		return 0, true // an overrun first attempt is followed at once
-	case schedule.Exponential:
-		return min(s.Base, s.Cap), true
-	case schedule.Fibonacci:
-		return s.Base, true
-	case schedule.Decorrelated:
-		return min(s.Base, s.Cap), true
-	case schedule.Jittered:
-		d, ok := firstDelay(s.Inner)
-		return time.Duration(float64(d) * float64(s.LowPct) / 100), ok
-	case schedule.Capped:
-		d, ok := firstDelay(s.Inner)
-		return min(d, s.Max), ok
-	case schedule.UpTo:
-		d, ok := firstDelay(s.Inner)
-		return d, ok && d <= s.Budget
-	case schedule.Union:
-		da, oka := firstDelay(s.A)
-		db, okb := firstDelay(s.B)
-		switch {
-		case oka && okb:
-			return min(da, db), true
-		case oka:
-			return da, true
-		}
-		return db, okb
-	case schedule.Intersect:
-		da, oka := firstDelay(s.A)
-		db, okb := firstDelay(s.B)
-		return max(da, db), oka && okb
-	case schedule.AndThen:
-		da, oka := firstDelay(s.First)
-		db, okb := firstDelay(s.Then)
-		if !oka {
-			return db, okb
-		}
-		if okb {
-			return min(da, db), true
-		}
-		return da, true
+func tinyDelay(in *input, report reportFunc) {
+	if f := in.m.firstWait(in.s); f.MaxAttempts == 2 && f.MaxTotal > 0 && f.MaxTotal < MinDelay {
+		report(in.s, fmt.Sprintf("the first retry waits %v at most: less than a network round trip, so it lands before the fault can clear; start at 10ms to 200ms (Brooker: a base of 50ms to 200ms)", f.MaxTotal),
+			whole(raiseDelays))
 	}
-	return 0, false
 }
 
-func deadUpTo(s schedule.Schedule, report reportFunc) {
-	walk(s, func(n schedule.Schedule, _ []schedule.Schedule) {
+func deadUpTo(in *input, report reportFunc) {
+	walk(in.s, func(n schedule.Schedule, _ []schedule.Schedule) {
 		u, ok := n.(schedule.UpTo)
-		if !ok {
+		if !ok || in.m.Bounds(u).MaxAttempts > 1 {
 			return
 		}
-		if d, ok := firstDelay(u.Inner); ok && d > u.Budget {
-			report(n, fmt.Sprintf("%v never retries: the first wait is at least %v, past the %v budget", n, d, u.Budget),
-				"raise the budget above the first delay, or drop the retry policy")
+		f := in.m.firstWait(u.Inner)
+		if f.MaxAttempts < 2 {
+			return // the inner policy does not retry either
 		}
+		budget := min(schedule.MaxDuration/2, max(f.MaxTotal, time.Second)) * 2
+		report(n, fmt.Sprintf("%v never retries: its first wait is longer than the %v budget; raise the budget, or drop the retry policy", n, u.Budget),
+			edit(u, func(n schedule.Schedule) schedule.Schedule {
+				u := n.(schedule.UpTo)
+				u.Budget = budget
+				return u
+			}))
 	})
 }
 
-func noDelay(s schedule.Schedule, report reportFunc) {
-	b := schedule.Bounds(s)
+func noDelay(in *input, report reportFunc) {
+	b := in.limits
 	if b.MaxAttempts > 1 && b.TotalBounded() && b.MaxTotal == 0 {
-		report(s, "every retry goes at once: a failing dependency gets the whole burst",
-			"back off between attempts: backoff(100ms, 30s) & times(3)")
+		report(in.s, "every retry goes at once: a failing dependency gets the whole burst; back off between attempts", whole(func(s schedule.Schedule) schedule.Schedule {
+			return schedule.Intersect{A: schedule.FullJitter(fixBase, fixCap), B: s}
+		}))
 	}
 }
 
-func equalJitter(s schedule.Schedule, report reportFunc) {
-	walk(s, func(n schedule.Schedule, _ []schedule.Schedule) {
-		j, ok := n.(schedule.Jittered)
-		if !ok || j.LowPct < 50 || j.LowPct >= j.HighPct {
-			return
-		}
-		if e, ok := j.Inner.(schedule.Exponential); ok && e.FactorPct > 100 {
-			report(n, fmt.Sprintf("%v keeps at least %d%% of each delay: Brooker measured that equal jitter does more work and takes longer than full jitter", n, j.LowPct),
-				fmt.Sprintf("use full jitter: fulljitter(%v, %v)", e.Base, e.Cap))
-		}
-	})
-}
-
-func jitterAboveCap(s schedule.Schedule, report reportFunc) {
-	walk(s, func(n schedule.Schedule, _ []schedule.Schedule) {
+func jitterAboveCap(in *input, report reportFunc) {
+	walk(in.s, func(n schedule.Schedule, _ []schedule.Schedule) {
 		if j, ok := n.(schedule.Jittered); ok && j.HighPct > 100 {
-			report(n, fmt.Sprintf("%v can stretch a delay to %d%%, past the cap of the schedule inside", n, j.HighPct),
-				"keep the high end at 100% and raise the inner cap instead")
+			report(n, fmt.Sprintf("%v can stretch a delay to %d%%, past the cap of the schedule inside: keep the high end at 100%% and raise the inner cap instead", n, j.HighPct),
+				edit(j, func(n schedule.Schedule) schedule.Schedule {
+					j := n.(schedule.Jittered)
+					j.LowPct, j.HighPct = min(j.LowPct, 100), 100
+					return j
+				}))
 		}
 	})
 }

@@ -85,6 +85,9 @@ func (b *builder) duration(n lexer.Token) (time.Duration, error) {
 	if msg != "" {
 		return 0, newError(b.src, n.Pos.Offset, n.Value, msg, "")
 	}
+	if b.onDur != nil {
+		b.onDur(n)
+	}
 	return d, nil
 }
 

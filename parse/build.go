@@ -22,6 +22,7 @@ type builder struct {
 	src    string
 	record bool
 	nodes  []pnode
+	onDur  func(tok lexer.Token) // if set, called with every duration token read
 }
 
 // pnode is the source of one schedule node: where it was written, the name

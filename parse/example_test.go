@@ -104,3 +104,21 @@ func ExamplePolicy() {
 	// {"endpoint":"https://billing.example/charge","retry":"Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))"}
 	// json: cannot unmarshal "backoff(100ms, 30s) & times(0)" (character 29 of the string: Times: n 0 is below 1) into Go struct field Config.retry of type parse.Policy
 }
+
+// checkoutRetry is a policy fixed in the program: a mistake in its text
+// panics when the package is initialized, long before any call needs it.
+var checkoutRetry = parse.MustParse("backoff(100ms, 30s) & times(5)")
+
+func ExampleMustParse() {
+	fmt.Println(checkoutRetry)
+
+	// Invalid text panics with the same *Error that Parse returns.
+	defer func() {
+		err, _ := recover().(*parse.Error)
+		fmt.Println("panic:", err)
+	}()
+	parse.MustParse("times(0)")
+	// Output:
+	// Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))
+	// panic: 1:7: Times: n 0 is below 1
+}

@@ -31,12 +31,11 @@ import (
 // meaning, usually a default schedule. Text that is not empty must parse:
 // blank text or a lone comment is an error, as in Parse.
 //
-// Hand p.Schedule, not p, to code that wants a schedule.Schedule: through
-// the embedded field a Policy satisfies that interface too, but it is not
-// one of the variants, so interpreters and type switches do not know it,
-// and Policy{s} != s.
+// A Policy is not a schedule.Schedule: hand p.Schedule to code that wants
+// one, such as retry.Retry. Passing p itself does not compile.
 type Policy struct {
-	schedule.Schedule
+	// Schedule is the parsed schedule, or nil when the policy is not set.
+	Schedule schedule.Schedule
 }
 
 var (

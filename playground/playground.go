@@ -5,9 +5,10 @@
 // package holds its files, embedded, and serves them or writes them out.
 //
 // The compiled program is committed gzipped as static/recur.wasm.gz, so
-// that a fresh clone builds and serves without a WebAssembly toolchain
-// step; `make wasm` rebuilds it, and the browser tests fail when it is
-// stale. docs/playground.md describes the page.
+// that a fresh clone builds and serves without a WebAssembly build step;
+// `make wasm` rebuilds it (make browser-test does so first), and the
+// browser tests fail when it is stale. docs/playground.md describes the
+// page.
 package playground
 
 import (

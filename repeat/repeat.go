@@ -22,6 +22,7 @@ var ErrDeadline = fmt.Errorf("repeat: next run would start after the deadline: %
 var (
 	errNilOp          = errors.New("repeat: nil operation")
 	errAttemptTimeout = errors.New("repeat: negative Options.AttemptTimeout")
+	errMaxPushback    = errors.New("repeat: negative Options.MaxPushback")
 )
 
 // Repeat runs op, then asks schedule s after each success whether and when
@@ -30,24 +31,33 @@ var (
 // unchanged, when a run failed; ErrDeadline when the next run would start
 // at or after ctx's deadline; ctx's error when ctx ended during a wait.
 //
-// The first run is always made; Times{N: 3} makes three runs in all, and
+// The first run is always made, unless the schedule or the options are
+// invalid (see below); Times{N: 3} makes three runs in all, and
 // Spaced{Every: time.Minute} runs once a minute on a grid anchored at the
 // first run's start, so a slow run does not make it drift. op receives ctx,
-// or a context derived from it when o.AttemptTimeout is set. An invalid
-// schedule (see schedule.Validate) ends the loop after the first run with
-// an error that wraps the schedule's.
+// or a context derived from it when o.AttemptTimeout is set.
+//
+// The schedule and the options are checked before the first run: an
+// invalid schedule (nil included), a nil op or a negative AttemptTimeout
+// or MaxPushback returns 0 and an error at once, and op is not called. For
+// the schedule, the error wraps the *schedule.Error of schedule.Validate,
+// which errors.As finds.
 func Repeat(ctx context.Context, o retry.Options, s schedule.Schedule, op func(context.Context) error) (int, error) {
-	if op == nil {
+	timed, valid := interp.Check(s)
+	switch {
+	case op == nil:
 		return 0, errNilOp
-	}
-	if o.AttemptTimeout < 0 {
+	case !valid:
+		return 0, fmt.Errorf("repeat: invalid schedule: %w", schedule.Validate(s))
+	case o.AttemptTimeout < 0:
 		return 0, errAttemptTimeout
+	case o.MaxPushback < 0:
+		return 0, errMaxPushback
 	}
 	clock := o.Clock
 	if clock == nil {
 		clock = clockcap.Real()
 	}
-	timed := interp.NeedsStart(s)
 	var t0 time.Time
 	if timed {
 		t0 = clock.Now()
@@ -59,10 +69,7 @@ func Repeat(ctx context.Context, o retry.Options, s schedule.Schedule, op func(c
 	if random == nil {
 		random = randcap.Real()
 	}
-	r := interp.Start(s, random.Seed())
-	if r.Stopped() { // Start stops an invalid schedule at once
-		return 1, fmt.Errorf("repeat: invalid schedule: %w", schedule.Validate(s))
-	}
+	r := interp.Start(s, random.Seed()) // s is valid: checked above
 	deadline, hasDeadline := ctx.Deadline()
 	var start, now time.Duration // of the last run, since t0, when timed
 	for runs := 1; ; runs++ {

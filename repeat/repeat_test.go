@@ -172,7 +172,6 @@ func TestOnRetry(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	ctx := context.Background()
-	ok := func(context.Context) error { return nil }
 	o := retry.Options{Clock: clockcap.Virtual(epoch)}
 	t.Run("nil op", func(t *testing.T) {
 		n, err := repeat.Repeat(ctx, o, every30s, nil)
@@ -187,20 +186,40 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("Repeat = %d, %v after %d calls", n, err, calls)
 		}
 	})
-	t.Run("invalid schedule", func(t *testing.T) {
-		n, err := repeat.Repeat(ctx, o, schedule.Union{A: schedule.Spaced{}, B: schedule.Times{N: 2}}, ok)
-		var se *schedule.Error
-		if n != 1 || !errors.As(err, &se) || se.Path != "Union.A.Spaced" {
-			t.Errorf("Repeat = %d, %v; want 1 and the schedule.Error at Union.A.Spaced", n, err)
+	for _, tt := range []struct {
+		name string
+		o    retry.Options
+		s    schedule.Schedule
+		want string
+		path string // the *schedule.Error's Path, if the schedule is at fault
+	}{
+		{"invalid schedule", o, schedule.Union{A: schedule.Spaced{}, B: schedule.Times{N: 2}},
+			"repeat: invalid schedule: Union.A.Spaced: every 0s is not positive", "Union.A.Spaced"},
+		{"zero Times", o, schedule.Times{}, "repeat: invalid schedule: Times: n 0 is below 1", "Times"},
+		{"nil schedule", o, nil, "repeat: invalid schedule: missing schedule", ""},
+		{"negative MaxPushback", retry.Options{MaxPushback: -1}, every30s, "repeat: negative Options.MaxPushback", ""},
+	} {
+		for _, fails := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/op fails %v", tt.name, fails), func(t *testing.T) {
+				calls := 0
+				n, err := repeat.Repeat(ctx, tt.o, tt.s, func(context.Context) error {
+					if calls++; fails {
+						return errBroken
+					}
+					return nil
+				})
+				if n != 0 || calls != 0 || err == nil || err.Error() != tt.want {
+					t.Fatalf("Repeat = %d, %v after %d calls; want 0, %s after none", n, err, calls, tt.want)
+				}
+				var se *schedule.Error
+				if isSched := tt.path != "" || tt.s == nil; errors.As(err, &se) != isSched {
+					t.Errorf("errors.As(%v, *schedule.Error) = %v; want %v", err, !isSched, isSched)
+				} else if isSched && se.Path != tt.path {
+					t.Errorf("schedule.Error.Path = %q; want %q", se.Path, tt.path)
+				}
+			})
 		}
-	})
-	t.Run("nil schedule", func(t *testing.T) {
-		n, err := repeat.Repeat(ctx, o, nil, ok)
-		var se *schedule.Error
-		if n != 1 || !errors.As(err, &se) {
-			t.Errorf("Repeat = %d, %v; want 1 and a schedule.Error", n, err)
-		}
-	})
+	}
 }
 
 func TestPanicPropagates(t *testing.T) {

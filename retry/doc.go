@@ -8,7 +8,9 @@
 //	quote, err := retry.RetryWhile(ctx, retry.Options{}, policy, worthRetrying,
 //		func(ctx context.Context) (Quote, error) { return fetch(ctx, url) })
 //
-// The first attempt is always made. After an attempt fails, the runner
+// The first attempt is always made once the schedule and the options
+// pass a check that costs a few nanoseconds; an invalid schedule is an
+// error before op runs. After an attempt fails, the runner
 // asks worthRetrying about the error: an error that will not get better
 // (a 404, a malformed request) comes back at once, unchanged. Otherwise it
 // asks the schedule for the next delay, waits and tries again, until an

@@ -88,16 +88,21 @@ func (o *Options) random() randcap.Random {
 var (
 	errNilOp          = errors.New("retry: nil operation")
 	errAttemptTimeout = errors.New("retry: negative Options.AttemptTimeout")
-	errMaxPushback    = errors.New("negative Options.MaxPushback")
+	errMaxPushback    = errors.New("retry: negative Options.MaxPushback")
 )
 
-// check returns what is wrong with the schedule or the options that only
-// matter once an attempt has failed.
-func (o *Options) check(s schedule.Schedule) error {
-	if err := schedule.Validate(s); err != nil {
-		return fmt.Errorf("invalid schedule: %w", err)
-	}
-	if o.MaxPushback < 0 {
+// check returns why a call must not make its first attempt, or nil. valid
+// is interp.Check's verdict on s; only when it is false does check pay for
+// schedule.Validate, whose *schedule.Error names the invalid node.
+func (o *Options) check(s schedule.Schedule, valid, nilOp bool) error {
+	switch {
+	case nilOp:
+		return errNilOp
+	case !valid:
+		return fmt.Errorf("retry: invalid schedule: %w", schedule.Validate(s))
+	case o.AttemptTimeout < 0:
+		return errAttemptTimeout
+	case o.MaxPushback < 0:
 		return errMaxPushback
 	}
 	return nil

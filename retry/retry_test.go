@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/randcap"
@@ -310,58 +313,108 @@ func TestOnRetry(t *testing.T) {
 
 // TestBadInput: what the caller got wrong comes back as a clear error,
 // never a panic.
+// TestBadInput: an invalid schedule (nil included), a nil op and invalid
+// options are reported before the first attempt, by every entry point,
+// whether op would have succeeded or failed, and op is never called.
 func TestBadInput(t *testing.T) {
 	ctx := context.Background()
-	clock := clockcap.Virtual(epoch)
-	failing := func(context.Context) (int, error) { return 0, errFlaky }
+	type wrapper struct{ schedule.Schedule } // satisfies Schedule, is no variant
+	tests := []struct {
+		name string
+		o    retry.Options
+		s    schedule.Schedule
+		want string // the error's message
+		path string // the *schedule.Error's Path, if the schedule is at fault
+	}{
+		{"zero Times", retry.Options{}, schedule.Times{}, "retry: invalid schedule: Times: n 0 is below 1", "Times"},
+		{"invalid child", retry.Options{}, schedule.Intersect{A: schedule.Times{N: 0}, B: policy},
+			"retry: invalid schedule: Intersect.A.Times: n 0 is below 1", "Intersect.A.Times"},
+		{"invalid timed", retry.Options{}, schedule.UpTo{Inner: schedule.Spaced{}, Budget: time.Second},
+			"retry: invalid schedule: UpTo.Inner.Spaced: every 0s is not positive", "UpTo.Inner.Spaced"},
+		{"nil schedule", retry.Options{}, nil, "retry: invalid schedule: missing schedule", ""},
+		{"nil child", retry.Options{}, schedule.Union{A: policy}, "retry: invalid schedule: Union.B: missing schedule", "Union.B"},
+		{"not a variant", retry.Options{}, wrapper{policy},
+			"retry: invalid schedule: retry_test.wrapper is not a schedule variant; pass the schedule it holds (for a parse.Policy p, p.Schedule)", ""},
+		{"invalid schedule with a per-attempt timeout", retry.Options{AttemptTimeout: time.Second}, schedule.Times{},
+			"retry: invalid schedule: Times: n 0 is below 1", "Times"},
+		{"negative AttemptTimeout", retry.Options{AttemptTimeout: -1}, policy, "retry: negative Options.AttemptTimeout", ""},
+		{"negative MaxPushback", retry.Options{MaxPushback: -1}, policy, "retry: negative Options.MaxPushback", ""},
+	}
+	type call func(retry.Options, schedule.Schedule, func(context.Context) (int, error)) (int, error)
+	calls := map[string]call{
+		"Retry": func(o retry.Options, s schedule.Schedule, op func(context.Context) (int, error)) (int, error) {
+			return retry.Retry(ctx, o, s, op)
+		},
+		"RetryWhile": func(o retry.Options, s schedule.Schedule, op func(context.Context) (int, error)) (int, error) {
+			return retry.RetryWhile(ctx, o, s, worthAll, op)
+		},
+		"RetryIf": func(o retry.Options, s schedule.Schedule, op func(context.Context) (int, error)) (int, error) {
+			return retry.RetryIf(ctx, o, s, nil, op)
+		},
+	}
+	for _, tt := range tests {
+		for name, call := range calls {
+			for _, fails := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/op fails %v", tt.name, name, fails), func(t *testing.T) {
+					n := 0
+					v, err := call(tt.o, tt.s, func(context.Context) (int, error) {
+						n++
+						if fails {
+							return 2, errFlaky
+						}
+						return 1, nil
+					})
+					if n != 0 || v != 0 {
+						t.Errorf("op called %d times, value %d; want no call and 0", n, v)
+					}
+					if err == nil || err.Error() != tt.want {
+						t.Fatalf("error %v; want %s", err, tt.want)
+					}
+					var se *schedule.Error
+					if isSched := strings.Contains(tt.want, "invalid schedule"); errors.As(err, &se) != isSched {
+						t.Errorf("errors.As(%v, *schedule.Error) = %v; want %v", err, !isSched, isSched)
+					} else if isSched && se.Path != tt.path {
+						t.Errorf("schedule.Error.Path = %q; want %q", se.Path, tt.path)
+					}
+				})
+			}
+		}
+	}
 	t.Run("nil op", func(t *testing.T) {
 		_, err := retry.Retry[int](ctx, retry.Options{}, policy, nil)
 		if err == nil || err.Error() != "retry: nil operation" {
 			t.Errorf("error %v, want retry: nil operation", err)
 		}
 	})
-	t.Run("invalid schedule", func(t *testing.T) {
-		_, err := retry.Retry(ctx, retry.Options{Clock: clock}, schedule.Intersect{A: schedule.Times{N: 0}, B: policy}, failing)
-		var se *schedule.Error
-		if !errors.As(err, &se) || se.Path != "Intersect.A.Times" {
-			t.Errorf("error %v does not wrap the schedule.Error at Intersect.A.Times", err)
-		}
-		if !errors.Is(err, errFlaky) {
-			t.Errorf("error %v does not wrap the attempt's error", err)
-		}
-		if want := "retry: invalid schedule: Intersect.A.Times: "; err == nil || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
-			t.Errorf("message %q, want prefix %q", err, want)
-		}
+}
+
+// TestBadInputGuarded: a call refused for an invalid schedule asks no
+// breaker or budget and records nothing with them.
+func TestBadInputGuarded(t *testing.T) {
+	b, err := breaker.New(breaker.Config{Name: "db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bucket, err := budget.NewTokenBucket(budget.TokenBucketConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	breakerBefore, bucketBefore := b.Stats(), bucket.Stats()
+	calls := 0
+	_, err = retry.Retry(context.Background(), retry.Options{Breaker: b, Budget: bucket}, schedule.Times{}, func(context.Context) (int, error) {
+		calls++
+		return 1, nil
 	})
-	t.Run("nil schedule", func(t *testing.T) {
-		_, err := retry.Retry(ctx, retry.Options{Clock: clock}, nil, failing)
-		var se *schedule.Error
-		if !errors.As(err, &se) || !errors.Is(err, errFlaky) {
-			t.Errorf("error %v does not wrap a schedule.Error and the attempt's error", err)
-		}
-	})
-	t.Run("invalid schedule, first try succeeds", func(t *testing.T) {
-		v, err := retry.Retry(ctx, retry.Options{}, schedule.Times{N: 0}, succeed)
-		if v != 1 || err != nil {
-			t.Errorf("Retry = %d, %v; want 1, nil", v, err)
-		}
-	})
-	t.Run("negative AttemptTimeout", func(t *testing.T) {
-		calls := 0
-		_, err := retry.Retry(ctx, retry.Options{AttemptTimeout: -1}, policy, func(context.Context) (int, error) {
-			calls++
-			return 0, nil
-		})
-		if err == nil || err.Error() != "retry: negative Options.AttemptTimeout" || calls != 0 {
-			t.Errorf("error %v after %d calls, want retry: negative Options.AttemptTimeout after none", err, calls)
-		}
-	})
-	t.Run("negative MaxPushback", func(t *testing.T) {
-		_, err := retry.Retry(ctx, retry.Options{Clock: clock, MaxPushback: -1}, policy, failing)
-		if err == nil || err.Error() != "retry: negative Options.MaxPushback; attempt 1 failed: flaky" || !errors.Is(err, errFlaky) {
-			t.Errorf("error %v, want the MaxPushback complaint wrapping flaky", err)
-		}
-	})
+	var se *schedule.Error
+	if !errors.As(err, &se) || calls != 0 {
+		t.Errorf("error %v after %d calls; want a *schedule.Error after none", err, calls)
+	}
+	if diff := cmp.Diff(breakerBefore, b.Stats()); diff != "" {
+		t.Errorf("breaker stats (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(bucketBefore, bucket.Stats()); diff != "" {
+		t.Errorf("budget stats (-want +got):\n%s", diff)
+	}
 }
 
 // TestPanicPropagates: a panic in op reaches the caller, on the first

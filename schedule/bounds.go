@@ -19,6 +19,10 @@ type Limits struct {
 	// wait has no bound. For a run that never ends it is the most the
 	// waits add up to: zero for Forever{}, which never waits.
 	MaxTotal time.Duration
+	// MaxDelay is the longest single wait of a run, or MaxDuration when a
+	// wait has no bound: the real cap of the policy, after every Capped,
+	// UpTo, jitter and attempt limit. It is zero when no run ever waits.
+	MaxDelay time.Duration
 	// Stops reports whether every run stops on its own, after a bounded
 	// number of attempts or once a time budget (UpTo) is spent. With
 	// attempts that take no time, UpTo{Forever{}, time.Minute} never spends
@@ -47,7 +51,7 @@ func (l Limits) TotalBounded() bool { return l.MaxTotal < MaxDuration }
 // within 2⁻⁵³ of HighPct%.
 //
 // For example, Intersect(Backoff(100ms, 30s), Times(5)) allows 5 attempts
-// and waits between 750ms and 1.5s; UpTo(Spaced(10s), 35s) makes 4
+// and waits between 750ms and 1.5s, 800ms at most at once; UpTo(Spaced(10s), 35s) makes 4
 // attempts and waits 30s; AndThen(Times(3), Spaced(1m)) never stops.
 //
 // The work is bounded whatever the numbers in s: stretches where nothing
@@ -67,11 +71,26 @@ func Bounds(s Schedule) Limits {
 		a = analyzer{steps: stepBudget, hazards: true}
 		e = a.drive(s, 0, true)
 	}
-	l := Limits{MaxAttempts: int(min(e.att, math.MaxInt)), MinTotal: time.Duration(e.lo), MaxTotal: time.Duration(e.hi), Stops: !neverStops(s)}
+	l := Limits{
+		MaxAttempts: int(min(e.att, math.MaxInt)),
+		MinTotal:    time.Duration(e.lo),
+		MaxTotal:    time.Duration(e.hi),
+		MaxDelay:    time.Duration(min(e.dmax, e.hi)), // one wait is at most them all
+		Stops:       !neverStops(s),                   // as Stops, s being simplified
+	}
+	if e.att == 1 && !e.never {
+		l.MaxDelay = 0 // no decision continues
+	}
 	if e.never || !l.Stops {
 		l.MaxAttempts, l.MinTotal = math.MaxInt, MaxDuration
 	}
 	return l
+}
+
+// Stops reports Bounds(s).Stops, whether every run of s stops on its own,
+// without the rest of Bounds' work: it looks at the structure of s only.
+func Stops(s Schedule) bool {
+	return Validate(s) != nil || !neverStops(simplify(s))
 }
 
 // maxBudget returns the largest UpTo budget in s, and whether s has one.

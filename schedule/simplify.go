@@ -52,14 +52,25 @@ func simplify(s Schedule) Schedule {
 		return cappedOf(simplify(s.Inner), s.Max)
 	case UpTo:
 		return upToOf(simplify(s.Inner), s.Budget)
+	// A chain is flattened before its operands are simplified, and built
+	// once: simplifying each link of a chain of n would cost n².
 	case Union:
-		ops := appendUnion(appendUnion(nil, simplify(s.A)), simplify(s.B))
+		var ops []Schedule
+		for _, op := range appendUnion(nil, s) {
+			ops = appendUnion(ops, simplify(op))
+		}
 		return unionOf(ops)
 	case Intersect:
-		ops := appendIntersect(appendIntersect(nil, simplify(s.A)), simplify(s.B))
+		var ops []Schedule
+		for _, op := range appendIntersect(nil, s) {
+			ops = appendIntersect(ops, simplify(op))
+		}
 		return intersectOf(ops)
 	case AndThen:
-		chain := appendAndThen(appendAndThen(nil, simplify(s.First)), simplify(s.Then))
+		var chain []Schedule
+		for _, op := range appendAndThen(nil, s) {
+			chain = appendAndThen(chain, simplify(op))
+		}
 		return andThenOf(chain)
 	}
 	return s // the leaves are already as simple as they get
@@ -97,7 +108,7 @@ func upToOf(in Schedule, budget time.Duration) Schedule {
 	return UpTo{Inner: in, Budget: budget}
 }
 
-// appendUnion appends the operands of a normal-form Union chain s, or s.
+// appendUnion appends the operands of a Union chain s, or s.
 func appendUnion(ops []Schedule, s Schedule) []Schedule {
 	if u, ok := s.(Union); ok {
 		return appendUnion(appendUnion(ops, u.A), u.B)

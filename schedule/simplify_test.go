@@ -162,3 +162,17 @@ func ExampleSimplify() {
 	// Union(Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(3)), Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5)))
 	// AndThen(Times(4), UpTo(Spaced(1m0s), 10m0s))
 }
+
+// BenchmarkSimplifyChain simplifies a Union chain of 500 operands that is
+// already in normal form, as Bounds does with every simplified policy.
+func BenchmarkSimplifyChain(b *testing.B) {
+	var s schedule.Schedule = schedule.Spaced{Every: time.Millisecond}
+	for i := 2; i <= 500; i++ {
+		s = schedule.Union{A: s, B: schedule.Spaced{Every: time.Duration(i) * time.Millisecond}}
+	}
+	s = schedule.Simplify(s)
+	b.ReportAllocs()
+	for b.Loop() {
+		schedule.Simplify(s)
+	}
+}

@@ -9,8 +9,9 @@ import (
 
 const lintHelp = `
 Lint runs the rules of docs/lint.md over each policy and prints every
-finding: its severity, its rule id, what is wrong and how to fix it. Exit
-status 1 when a policy is invalid or any finding is an error.
+finding: its severity, its rule id, what is wrong, and a fix: a whole
+policy without that finding or any as severe. Exit status 1 when a policy
+is invalid or any finding is an error; warnings and info do not fail.
 
 --from-grpc-config FILE lints each retryPolicy of a gRPC service config
 as well, converted as docs/grpc.md describes, naming its methods.
@@ -62,6 +63,7 @@ func runLint(c *cli, args []string) int {
 	}
 	status := exitOK
 	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false) // a fix reads a & b, not a \u0026 b
 	for i, p := range all {
 		res := lintResult{Source: p.src.name, Findings: []lint.Finding{}, Notes: notes[i]}
 		if p.err != nil {
@@ -75,7 +77,12 @@ func runLint(c *cli, args []string) int {
 			continue
 		}
 		res.Policy = p.s.String()
-		res.Findings = append(res.Findings, lint.Check(p.s)...)
+		if p.src.text != "" {
+			fs, _ := lint.CheckSource(p.src.text) // it parsed: no error
+			res.Findings = append(res.Findings, fs...)
+		} else {
+			res.Findings = append(res.Findings, lint.Check(p.s)...)
+		}
 		if w, ok := lint.Worst(res.Findings); ok && w == lint.Error {
 			status = exitInvalid
 		}

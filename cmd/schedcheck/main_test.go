@@ -80,6 +80,7 @@ func TestGolden(t *testing.T) {
 		{"explain_upto_forever", []string{"explain", "forever upto 1m"}, 0},
 		{"lint", []string{"lint", "exponential(100ms, 200%, 30s) & times(8)", "fulljitter(100ms, 30s) & times(3)"}, 0},
 		{"lint_error", []string{"lint", "spaced(1s)"}, 1},
+		{"lint_consistent", []string{"lint", "backoff(100ms, 30s) & times(5)", "fulljitter(100ms, 5m) & times(3)", "backoff(30s, 100ms) & times(3)", "spaced(1) & times(3)"}, 0},
 		{"simulate", []string{"simulate", "backoff(100ms, 30s) & times(5)", "--seed", "7"}, 0},
 		{"simulate_attempt_time", []string{"simulate", "spaced(10s) upto 30s", "--attempt-time", "4s"}, 0},
 		{"plot", []string{"plot", "backoff(100ms, 30s) & times(6)", "--seeds", "500"}, 0},
@@ -247,7 +248,7 @@ func TestLintJSON(t *testing.T) {
 	if code != 0 {
 		t.Errorf("exit %d; want 0", code)
 	}
-	want := `{"source":"arg 1","policy":"Intersect(Exponential(100ms, 200%, 30s), Times(3))","findings":[{"id":"no-jitter","severity":"warning","node":"Exponential(100ms, 200%, 30s)","message":"Exponential(100ms, 200%, 30s) has no jitter: clients that failed together retry together, and the retries arrive as one storm","fix":"add full jitter: fulljitter(100ms, 30s)"}]}` + "\n"
+	want := `{"source":"arg 1","policy":"Intersect(Exponential(100ms, 200%, 30s), Times(3))","findings":[{"id":"no-jitter","severity":"warning","node":"Exponential(100ms, 200%, 30s)","message":"Exponential(100ms, 200%, 30s) has no jitter: clients that failed together retry together, and the retries arrive as one storm; add full jitter","fix":"fulljitter(100ms, 30s) & times(3)"}]}` + "\n"
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("lint --json (-want +got):\n%s", diff)
 	}

@@ -2,8 +2,12 @@
 // objects (breakers, budgets) with a cap on how many it will make.
 //
 // Reading an existing entry is one atomic pointer load and one map lookup:
-// no lock, no allocation. Adding an entry copies the map under a lock,
-// which is cheap because the cap keeps the map small. Past the cap every
+// no lock, no allocation. The map is split as sync.Map's is: an immutable
+// snapshot that readers load, and under a lock a map of every entry that
+// new keys go into. Lookups that miss the snapshot count; once they have
+// cost as much as copying the map would, the full map becomes the new
+// snapshot. Each copy is paid for by as many locked lookups, so adding n
+// keys costs O(n) time and memory in all, not O(n²). Past the cap every
 // new name gets one shared overflow entry, so a label explosion (a path or
 // an ID where a host was meant) costs a bounded amount of memory.
 package keyed
@@ -23,10 +27,13 @@ type Map[V any] struct {
 	max      int
 	overflow string
 
-	m    atomic.Pointer[map[string]V]
-	full atomic.Bool
+	read atomic.Pointer[map[string]V] // a snapshot; never written once stored
+	n    atomic.Int64                 // keys with their own entry
+	full atomic.Bool                  // the cap is reached and read holds every key
 
 	mu     sync.Mutex
+	all    map[string]V // every key's entry; nil while read is all of them
+	misses int          // lookups since the last snapshot that missed it
 	over   V
 	isOver bool
 	spills atomic.Uint64
@@ -34,68 +41,94 @@ type Map[V any] struct {
 
 // New returns a map that calls make for each new key, up to max keys;
 // past that, Get returns one entry made by make(overflow) for every new
-// key.
+// key. The overflow name is reserved: Get(overflow) returns the overflow
+// entry, so that All names each entry once.
 func New[V any](max int, overflow string, make func(key string) V) *Map[V] {
 	return &Map[V]{make: make, max: max, overflow: overflow}
 }
 
 // Get returns key's entry, making it if needed.
 func (m *Map[V]) Get(key string) V {
-	if p := m.m.Load(); p != nil {
+	if p := m.read.Load(); p != nil {
 		if v, ok := (*p)[key]; ok {
 			return v
 		}
 	}
-	if m.full.Load() {
+	if m.full.Load() && key != m.overflow {
 		m.spills.Add(1)
-		return m.over
+		return m.over // written before full was set
 	}
-	return m.add(key)
+	return m.slow(key)
 }
 
-func (m *Map[V]) add(key string) V {
+func (m *Map[V]) overLocked() V {
+	if !m.isOver {
+		m.over, m.isOver = m.make(m.overflow), true
+	}
+	return m.over
+}
+
+func (m *Map[V]) slow(key string) V {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var old map[string]V
-	if p := m.m.Load(); p != nil {
-		old = *p
+	if key == m.overflow {
+		return m.overLocked()
 	}
-	if v, ok := old[key]; ok {
-		return v
-	}
-	if len(old) >= m.max {
-		if !m.isOver {
-			m.over, m.isOver = m.make(m.overflow), true
-			m.full.Store(true)
+	if m.all == nil {
+		// read is every entry: start the full map from it.
+		if p := m.read.Load(); p != nil {
+			m.all = maps.Clone(*p)
+		} else {
+			m.all = map[string]V{}
 		}
-		m.spills.Add(1)
-		return m.over
 	}
-	next := make(map[string]V, len(old)+1)
-	maps.Copy(next, old)
-	v := m.make(key)
-	next[key] = v
-	m.m.Store(&next)
+	v, ok := m.all[key]
+	switch {
+	case ok:
+	case len(m.all) >= m.max:
+		m.spills.Add(1)
+		m.snapshotLocked()
+		v = m.overLocked()
+		m.full.Store(true)
+		return v
+	default:
+		v = m.make(key)
+		m.all[key] = v
+		m.n.Add(1)
+	}
+	if m.misses++; m.misses >= len(m.all) {
+		m.snapshotLocked()
+	}
 	return v
 }
 
-// Len returns the number of keys with their own entry.
-func (m *Map[V]) Len() int {
-	if p := m.m.Load(); p != nil {
-		return len(*p)
+// snapshotLocked makes the full map the readers' snapshot.
+func (m *Map[V]) snapshotLocked() {
+	if m.all == nil {
+		return
 	}
-	return 0
+	all := m.all
+	m.read.Store(&all)
+	m.all, m.misses = nil, 0
 }
 
-// Spills returns how many Get calls were answered with the overflow entry.
+// Len returns the number of keys with their own entry.
+func (m *Map[V]) Len() int { return int(m.n.Load()) }
+
+// Spills returns how many Get calls were answered with the overflow entry
+// for a key past the cap.
 func (m *Map[V]) Spills() uint64 { return m.spills.Load() }
 
 // All yields the entries in key order, then the overflow entry under the
 // overflow name if it exists.
 func (m *Map[V]) All() iter.Seq2[string, V] {
 	return func(yield func(string, V) bool) {
+		m.mu.Lock()
+		m.snapshotLocked()
+		v, isOver := m.over, m.isOver
+		m.mu.Unlock()
 		var cur map[string]V
-		if p := m.m.Load(); p != nil {
+		if p := m.read.Load(); p != nil {
 			cur = *p
 		}
 		for _, k := range slices.Sorted(maps.Keys(cur)) {
@@ -103,10 +136,7 @@ func (m *Map[V]) All() iter.Seq2[string, V] {
 				return
 			}
 		}
-		if m.full.Load() {
-			m.mu.Lock()
-			v := m.over
-			m.mu.Unlock()
+		if isOver {
 			yield(m.overflow, v)
 		}
 	}

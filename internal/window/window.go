@@ -4,10 +4,12 @@
 //
 // A Window is a ring of Buckets buckets, each Counters counters wide,
 // covering the newest Buckets bucket widths of time. The trick is that
-// recording an event does not read a clock: Add bumps a per-counter
-// pending total with one atomic add, and only when enough events are
-// pending (the batch) does the owner read its clock and FlushLocked them
-// into the ring. A flush spreads the pending events evenly over the time
+// recording an event does not read a clock: Add bumps a pending total with
+// one atomic add, and only when enough events are pending (the batch) does
+// the owner read its clock and FlushLocked them into the ring. The pending
+// totals are striped: each goroutine adds to one of Stripes cache lines,
+// chosen by where its stack is, so that goroutines on different cores
+// rarely write the same line. A flush spreads the pending events evenly over the time
 // since the previous flush, so steady traffic is counted in the right
 // buckets; the batch adapts so that, at any rate, flushes come about four
 // times per bucket width, or every 64 events if that is sooner. A busy
@@ -22,6 +24,7 @@ package window
 import (
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 )
 
 const (
@@ -29,16 +32,20 @@ const (
 	Buckets = 10
 	// Counters is the number of counters in a bucket.
 	Counters = 3
-	// MaxBatch is the largest number of events pending before a flush.
+	// MaxBatch is the largest number of events pending in one stripe
+	// before a flush.
 	MaxBatch = 64
+	// Stripes is the number of pending stripes.
+	Stripes    = 1 << stripeBits
+	stripeBits = 3
 )
 
 // Window is a sliding window of counters. Its zero value is not usable:
 // call Init.
 type Window struct {
-	// pending is written on every event; each counter has its own cache
-	// line so that writers of one do not slow readers of the others.
-	pending [Counters]paddedInt
+	// pending is written on every event; each stripe has its own cache
+	// line so that goroutines on different cores do not share one.
+	pending [Stripes]stripe
 
 	width int64 // bucket width, ns
 	exact bool  // flush after every event
@@ -52,9 +59,41 @@ type Window struct {
 	life    [Counters]int64 // everything ever flushed, for statistics
 }
 
-type paddedInt struct {
-	atomic.Int64
-	_ [56]byte
+type stripe struct {
+	n [Counters]atomic.Int64
+	_ [64 - Counters*8]byte
+}
+
+// stripeOf returns the stripe of the calling goroutine: a hash of the
+// address of a variable on its stack. Goroutines' stacks are separate
+// allocations of at least 2 KiB, so two goroutines differ in the address
+// bits above that; one goroutine keeps its stripe while its stack stays
+// put and its caller is the same. Any stripe is correct; this one only
+// spreads the writes.
+func stripeOf() int {
+	var here byte
+	a := uint64(uintptr(unsafe.Pointer(&here))) >> 11
+	return int(a * 0x9E3779B97F4A7C15 >> (64 - stripeBits)) // Fibonacci hashing: 0 … Stripes-1
+}
+
+// pendingOf returns the events pending on counter c in every stripe.
+func (w *Window) pendingOf(c int) int64 {
+	var n int64
+	for i := range w.pending {
+		n += w.pending[i].n[c].Load()
+	}
+	return n
+}
+
+// takePending returns and clears the events pending on counter c.
+func (w *Window) takePending(c int) int64 {
+	var n int64
+	for i := range w.pending {
+		if w.pending[i].n[c].Load() != 0 {
+			n += w.pending[i].n[c].Swap(0)
+		}
+	}
+	return n
 }
 
 // Init prepares w to cover Buckets buckets of width nanoseconds each
@@ -74,11 +113,11 @@ func (w *Window) Width() int64 { return w.width }
 // whoever holds the lock may flush instead), read its clock and call
 // FlushLocked.
 func (w *Window) Add(c int, n int64) (flush bool) {
-	return w.pending[c].Add(n) >= w.batch.Load()
+	return w.pending[stripeOf()].n[c].Add(n) >= w.batch.Load()
 }
 
 // Sum returns counter c over the window, pending events included.
-func (w *Window) Sum(c int) int64 { return w.sums[c].Load() + w.pending[c].Load() }
+func (w *Window) Sum(c int) int64 { return w.sums[c].Load() + w.pendingOf(c) }
 
 // Flushed returns counter c over the window as of the last flush. Unlike
 // Sum it reads no counter that every event writes, so concurrent readers
@@ -95,7 +134,7 @@ func (w *Window) FlushLocked(now int64) {
 	var p [Counters]int64
 	var events int64
 	for c := range p {
-		p[c] = w.pending[c].Swap(0)
+		p[c] = w.takePending(c)
 		events += p[c]
 	}
 	w.rotate(now)
@@ -114,17 +153,26 @@ func (w *Window) AddLocked(c int, n int64) {
 	w.life[c] += n
 }
 
+// BucketLocked returns the counters of the i-th newest bucket (0 is the
+// current one), as of the last flush; zero for i outside the window.
+func (w *Window) BucketLocked(i int) [Counters]int64 {
+	if i < 0 || i >= Buckets || int64(i) > w.head {
+		return [Counters]int64{}
+	}
+	return w.buckets[(w.head-int64(i))%Buckets]
+}
+
 // LifetimeLocked returns every event ever recorded on counter c, including
 // those that have left the window and those still pending.
-func (w *Window) LifetimeLocked(c int) int64 { return w.life[c] + w.pending[c].Load() }
+func (w *Window) LifetimeLocked(c int) int64 { return w.life[c] + w.pendingOf(c) }
 
 // ResetLocked empties the window as of time now: the events counted so
 // far, pending ones included, leave the window but stay in the lifetime
 // totals.
 func (w *Window) ResetLocked(now int64) {
 	now = max(now, w.last)
-	for c := range w.pending {
-		w.life[c] += w.pending[c].Swap(0)
+	for c := range Counters {
+		w.life[c] += w.takePending(c)
 		w.sums[c].Store(0)
 	}
 	w.buckets = [Buckets][Counters]int64{}
@@ -152,14 +200,17 @@ func (w *Window) rotate(now int64) {
 // spread adds the events p, which happened somewhere in (t0, t1], to the
 // buckets that interval overlaps, in proportion to the overlap; the share
 // of the part of the interval that is already out of the window is
-// dropped. Rounding is cumulative, so the shares add up exactly and a
-// single event lands in the newest bucket.
+// dropped. Times are whole nanoseconds, so the interval is the instants
+// t0+1 … t1 and bucket b holds the instants b·width … (b+1)·width−1: an
+// event at t1 = k·width is in bucket k, never k−1. Rounding is cumulative,
+// so the shares add up exactly and a single event lands in the newest
+// bucket. In exact mode every event was flushed when it happened, at t1.
 func (w *Window) spread(p *[Counters]int64, t0, t1 int64) {
 	for c := range p {
 		w.life[c] += p[c]
 	}
 	span := t1 - t0
-	if span == 0 {
+	if span == 0 || w.exact {
 		row := &w.buckets[w.head%Buckets]
 		for c := range p {
 			row[c] += p[c]
@@ -167,13 +218,13 @@ func (w *Window) spread(p *[Counters]int64, t0, t1 int64) {
 		}
 		return
 	}
-	lo := max(t0, (w.head-Buckets+1)*w.width)
+	first := max(t0+1, (w.head-Buckets+1)*w.width) // the first instant still in the window
 	var given [Counters]int64
 	for c := range p {
-		given[c] = mulDiv(p[c], lo-t0, span)
+		given[c] = mulDiv(p[c], first-1-t0, span)
 	}
-	for b := lo / w.width; b <= w.head; b++ {
-		cum := min(t1, (b+1)*w.width) - t0
+	for b := first / w.width; b <= w.head; b++ {
+		cum := min(t1, (b+1)*w.width-1) - t0
 		row := &w.buckets[b%Buckets]
 		for c := range p {
 			upto := mulDiv(p[c], cum, span)

@@ -68,7 +68,11 @@ func TestPropExactMatchesModel(t *testing.T) {
 				w.FlushLocked(m.now)
 			}
 			// Sums are as of the last flush: the owner flushes before it
-			// looks.
+			// looks (now and then, so that events also reach a flush
+			// some time after the previous one).
+			if rapid.IntRange(0, 3).Draw(t, "look") != 0 {
+				continue
+			}
 			w.FlushLocked(m.now)
 			for c := range Counters {
 				if got, want := w.Sum(c), m.sum(c); got != want {
@@ -144,17 +148,23 @@ func TestSpreadShares(t *testing.T) {
 		want   [Buckets]int64 // by bucket number mod Buckets
 	}{
 		{"one event lands at the end", 0, 35, 1, [Buckets]int64{3: 1}},
-		{"even spread", 0, 40, 4, [Buckets]int64{0: 1, 1: 1, 2: 1, 3: 1}},
+		// The instants 1 … 40: bucket 0 holds 9 of them, buckets 1 to 3
+		// ten each, bucket 4 one (40 itself).
+		{"even spread", 0, 40, 4, [Buckets]int64{1: 1, 2: 1, 3: 1, 4: 1}},
 		{"zero span", 15, 15, 3, [Buckets]int64{1: 3}},
-		// (0, 200] overlaps buckets 11 to 19 by a whole width and the
-		// newest, 20, by nothing; buckets 1 to 10 are out of the window.
-		{"older part dropped", 0, 200, 20, [Buckets]int64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+		// A flush exactly on a bucket boundary: the event is at 40, in
+		// bucket 4, the newest, not in bucket 3.
+		{"one event on a boundary lands in the newest bucket", 0, 40, 1, [Buckets]int64{4: 1}},
+		{"one event on a later boundary", 35, 50, 1, [Buckets]int64{5: 1}},
+		// The instants 1 … 200: buckets 11 to 20 are in the window (91
+		// instants); the first 109 instants are out of it.
+		{"older part dropped", 0, 200, 20, [Buckets]int64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
 	}
 	for _, tt := range tests {
 		var w Window
 		w.Init(10, false)
 		w.FlushLocked(tt.t0)
-		w.pending[0].Add(tt.n)
+		w.pending[0].n[0].Add(tt.n)
 		w.FlushLocked(tt.t1)
 		var got [Buckets]int64
 		for i := range got {
@@ -166,6 +176,40 @@ func TestSpreadShares(t *testing.T) {
 		if got := w.LifetimeLocked(0); got != tt.n {
 			t.Errorf("%s: Lifetime = %d; want %d", tt.name, got, tt.n)
 		}
+	}
+}
+
+// A success recorded exactly on a bucket boundary stays in the window for
+// the full Window: it leaves when its own bucket does, 10 widths later,
+// not one width early.
+func TestEventOnBoundaryStaysTheWholeWindow(t *testing.T) {
+	var w Window
+	w.Init(10, false)
+	w.FlushLocked(5)
+	w.Add(0, 1)
+	w.FlushLocked(10) // the event, at 10: bucket 1
+	for _, tt := range []struct{ at, want int64 }{{10, 1}, {99, 1}, {100, 1}, {109, 1}, {110, 0}} {
+		w.FlushLocked(tt.at)
+		if got := w.Sum(0); got != tt.want {
+			t.Errorf("at %d: Sum = %d; want %d (the window of 100 ns holds the event from 10 to 109)", tt.at, got, tt.want)
+		}
+	}
+}
+
+func TestBucketLocked(t *testing.T) {
+	var w Window
+	w.Init(10, true)
+	for _, at := range []int64{5, 15, 15, 35} {
+		w.FlushLocked(at)
+		w.AddLocked(0, 1)
+	}
+	var got []int64
+	for i := -1; i <= Buckets; i++ {
+		got = append(got, w.BucketLocked(i)[0])
+	}
+	// Buckets 3, 2, 1, 0 and then none: the window is young.
+	if diff := cmp.Diff([]int64{0, 1, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0}, got); diff != "" {
+		t.Errorf("BucketLocked(-1 … %d) (-want +got):\n%s", Buckets, diff)
 	}
 }
 

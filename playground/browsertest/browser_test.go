@@ -281,8 +281,9 @@ func TestGRPC(t *testing.T) {
 	}
 }
 
-// TestWasmFresh: the committed recur.wasm.gz and wasm_exec.js are what
-// make wasm builds from this tree; run make wasm when this fails.
+// TestWasmFresh: the embedded recur.wasm.gz and wasm_exec.js are what
+// make wasm builds from this tree, byte for byte; run make wasm (which
+// make browser-test runs first) and commit the file when this fails.
 func TestWasmFresh(t *testing.T) {
 	root, err := Root()
 	if err != nil {

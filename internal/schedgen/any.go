@@ -1,0 +1,141 @@
+package schedgen
+
+import (
+	"math"
+	"time"
+
+	"github.com/recur-go/recur/schedule"
+	"pgregory.net/rapid"
+)
+
+// Wrapper satisfies schedule.Schedule by embedding one, but it is not a
+// variant: schedule.Validate rejects it.
+type Wrapper struct{ schedule.Schedule }
+
+// Any returns a generator of schedules that may be invalid: trees of
+// every variant with zero, one or two faults. A node without a fault
+// takes parameters at or near the valid side of every bound that
+// schedule.Validate checks (n = 1, factor = 100%, low = high, a zero
+// budget); a faulty node breaks one bound by a little or a lot, or is a
+// missing child, a pointer to a variant or a value that only embeds one.
+// About a third of the schedules it draws are valid.
+func Any() *rapid.Generator[schedule.Schedule] {
+	return rapid.Custom(func(t *rapid.T) schedule.Schedule {
+		faults := rapid.IntRange(0, 2).Draw(t, "faults")
+		return drawAny(t, MaxDepth, &faults)
+	})
+}
+
+// pick draws one of the values.
+func pick[V any](t *rapid.T, label string, vs ...V) V { return rapid.SampledFrom(vs).Draw(t, label) }
+
+func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
+	kinds := 6
+	if depth > 0 {
+		kinds = 12
+	}
+	kind := rapid.IntRange(0, kinds-1).Draw(t, "anykind")
+	fault := *faults > 0 && rapid.Bool().Draw(t, "fault")
+	if fault {
+		*faults--
+	}
+	child := func() schedule.Schedule { return drawAny(t, depth-1, faults) }
+	// pos is a duration that is valid where a positive one is wanted,
+	// nonneg one where a non-negative one is; bad breaks the bound.
+	pos := func(label string) time.Duration { return pick(t, label, 1, time.Millisecond, schedule.MaxDuration) }
+	nonneg := func(label string) time.Duration { return pick(t, label, 0, 1, time.Second, schedule.MaxDuration) }
+	notPos := func(label string) time.Duration { return pick(t, label, 0, -1, time.Duration(math.MinInt64)) }
+	neg := func(label string) time.Duration {
+		return pick(t, label, -1, -time.Second, time.Duration(math.MinInt64))
+	}
+	if fault {
+		switch rapid.IntRange(0, 5).Draw(t, "oddkind") {
+		case 0:
+			return nil
+		case 1:
+			return &schedule.Times{N: 3}
+		case 2:
+			if depth > 0 {
+				return Wrapper{child()}
+			}
+			return Wrapper{schedule.Forever{}}
+		}
+	}
+	switch kind {
+	case 0:
+		if fault {
+			return schedule.Times{N: pick(t, "n", 0, -1, math.MinInt)}
+		}
+		return schedule.Times{N: pick(t, "n", 1, 2, math.MaxInt)}
+	case 1:
+		if fault {
+			return schedule.Spaced{Every: notPos("every")}
+		}
+		return schedule.Spaced{Every: pos("every")}
+	case 2:
+		e := schedule.Exponential{Base: pos("base"), FactorPct: pick(t, "factor", 100, 101, math.MaxInt), Cap: pos("cap")}
+		if fault {
+			switch rapid.IntRange(0, 2).Draw(t, "which") {
+			case 0:
+				e.Base = notPos("base")
+			case 1:
+				e.FactorPct = pick(t, "factor", 99, 0, -1, math.MinInt)
+			default:
+				e.Cap = notPos("cap")
+			}
+		}
+		return e
+	case 3:
+		if fault {
+			return schedule.Fibonacci{Base: notPos("base")}
+		}
+		return schedule.Fibonacci{Base: pos("base")}
+	case 4:
+		d := schedule.Decorrelated{Base: pos("base"), Cap: pos("cap")}
+		if fault {
+			if rapid.Bool().Draw(t, "which") {
+				d.Base = notPos("base")
+			} else {
+				d.Cap = notPos("cap")
+			}
+		}
+		return d
+	case 5:
+		return schedule.Forever{} // no bound to break: the fault is spent on nothing
+	case 6:
+		lo := pick(t, "low", 0, 1, 100, 1000)
+		j := schedule.Jittered{LowPct: lo, HighPct: pick(t, "high", lo, min(lo+1, 1000), 1000)}
+		if fault {
+			switch rapid.IntRange(0, 2).Draw(t, "which") {
+			case 0:
+				j.LowPct = pick(t, "low", -1, math.MinInt)
+			case 1:
+				j.HighPct = pick(t, "high", 1001, math.MaxInt)
+			default:
+				j.LowPct = j.HighPct + 1
+			}
+		}
+		j.Inner = child()
+		return j
+	case 7:
+		return schedule.Union{A: child(), B: child()}
+	case 8:
+		return schedule.Intersect{A: child(), B: child()}
+	case 9:
+		return schedule.AndThen{First: child(), Then: child()}
+	case 10:
+		u := schedule.UpTo{Budget: nonneg("budget")}
+		if fault {
+			u.Budget = neg("budget")
+		}
+		u.Inner = child()
+		return u
+	default:
+		c := schedule.Capped{Max: nonneg("max")}
+		if fault {
+			c.Max = neg("max")
+		}
+		c.Inner = child()
+		return c
+	}
+}

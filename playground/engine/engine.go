@@ -15,7 +15,6 @@ import (
 	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/lint"
 	"github.com/recur-go/recur/parse"
-	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/simulate"
 	"github.com/recur-go/recur/storm"
 )
@@ -74,8 +73,12 @@ func Analyze(text string, seed uint64) Analysis {
 	a.Canonical, a.Infix = s.String(), parse.Format(s, parse.Infix)
 	e := explain.Explain(s)
 	a.Explanation = &e
-	for _, f := range lint.Check(s) {
-		a.Findings = append(a.Findings, Finding{Finding: f, Apply: applyFix(s, f)})
+	fs, err := lint.CheckSource(text)
+	if err != nil {
+		fs = lint.Check(s) // not reached: text parsed above
+	}
+	for _, f := range fs {
+		a.Findings = append(a.Findings, Finding{Finding: f, Apply: applyFix(f)})
 	}
 	a.GRPC = ToGRPC(s)
 	if err := storm.Check(s, storm.Config{Clients: 1, Runs: 1}); err != nil {
@@ -100,27 +103,10 @@ func locate(err error) *Error {
 	return &Error{Line: 1, Column: 1, Message: err.Error()}
 }
 
-// applyFix returns the policy that f's fix turns s into, in infix form,
-// or "" when the fix is not a policy. A fix is a whole policy, or advice
-// ending in a replacement for the offending node ("add full jitter:
-// fulljitter(100ms, 30s)"), which replaces that node.
-func applyFix(s schedule.Schedule, f lint.Finding) string {
-	if fixed, err := parse.Parse(f.Fix); err == nil {
-		return parse.Format(fixed, parse.Infix)
-	}
-	i := strings.LastIndex(f.Fix, ": ")
-	if i < 0 || f.Node == "" {
-		return ""
-	}
-	node, err := parse.Parse(f.Fix[i+2:])
-	if err != nil {
-		return ""
-	}
-	canon := s.String()
-	if !strings.Contains(canon, f.Node) {
-		return ""
-	}
-	fixed, err := parse.Parse(strings.Replace(canon, f.Node, node.String(), 1))
+// applyFix returns the policy f's fix turns the text into, in infix
+// form, or "" when the fix is not a policy.
+func applyFix(f lint.Finding) string {
+	fixed, err := parse.Parse(f.Fix)
 	if err != nil {
 		return ""
 	}

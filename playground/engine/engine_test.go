@@ -159,3 +159,16 @@ func TestTooBigIsNotSimulated(t *testing.T) {
 		t.Errorf("a policy of 255 nodes is not simulated: %q", a.Simulated)
 	}
 }
+
+// TestTextFindings: findings that only the text shows, such as a bare
+// number where a duration belongs, appear with their fix.
+func TestTextFindings(t *testing.T) {
+	a := engine.Analyze("spaced(1) & times(3)", 1)
+	var got []string
+	for _, f := range a.Findings {
+		got = append(got, f.ID+" → "+f.Apply)
+	}
+	if want := []string{"bare-duration → spaced(1s) & times(3)"}; !cmp.Equal(want, got) {
+		t.Errorf("findings (-want +got):\n%s", cmp.Diff(want, got))
+	}
+}

@@ -8,7 +8,7 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 BENCHSTAT   ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test wasm site browser-test screenshot
+.PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test wasm site browser-test screenshot
 
 test: vet race props bench-test grpc-test pg-test browser-test
 
@@ -31,12 +31,23 @@ fuzz:
 	  done; \
 	done
 
-lint: vet
+# Every module of the workspace (go.work), for the tidy check.
+MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
+
+lint: vet tidy
 	$(GO) run $(STATICCHECK) ./...
 	cd bench && $(GO) run $(STATICCHECK) ./...
 	cd grpcretry && $(GO) run $(STATICCHECK) ./...
 	cd pgretry && $(GO) run $(STATICCHECK) ./...
 	cd playground/browsertest && $(GO) run $(STATICCHECK) ./...
+
+# tidy fails when any module's go.mod or go.sum is not what go mod tidy
+# would write. Each module is tidied on its own (GOWORK=off), as a user
+# who depends on it sees it.
+tidy:
+	@for d in $(MODULES); do \
+	  (cd $$d && GOWORK=off $(GO) mod tidy -diff >/dev/null) || { echo "$$d: go.mod is not tidy: run GOWORK=off go mod tidy there"; exit 1; }; \
+	done
 
 cover:
 	$(GO) test -coverprofile=cover.out ./...

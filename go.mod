@@ -9,9 +9,8 @@ require (
 	github.com/pelletier/go-toml/v2 v2.4.3
 	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/image v0.48.0
 	pgregory.net/rapid v1.3.0
 )
 
-require (
-	golang.org/x/image v0.48.0 // indirect
-)
+require github.com/stretchr/testify v1.11.1 // indirect

@@ -6,7 +6,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/google/go-cmp v0.7.0
-	github.com/recur-go/recur v0.0.0-00010101000000-000000000000
+	github.com/recur-go/recur v0.1.0
 )
 
 require (

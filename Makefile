@@ -1,13 +1,14 @@
-# Targets: test (what CI runs), bench, fuzz, lint, cover, bench-peers.
+# Targets: test (what CI runs), bench, fuzz, lint, cover, bench-peers,
+# wasm, site, browser-test, screenshot.
 GO          ?= go
 # Property tests run at a larger size here than in the quick -race pass.
 RAPID_CHECKS ?= 1000
 PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}{{end}}' ./... | awk '/pgregory.net\/rapid/ {print $$1}')
 FUZZTIME    ?= 30s
 
-.PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test
+.PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test wasm site browser-test screenshot
 
-test: vet race props bench-test grpc-test pg-test
+test: vet race props bench-test grpc-test pg-test browser-test
 
 vet:
 	$(GO) vet ./...
@@ -43,6 +44,7 @@ lint: vet tidy
 	cd bench && $(STATICCHECK) ./...
 	cd grpcretry && $(STATICCHECK) ./...
 	cd pgretry && $(STATICCHECK) ./...
+	cd playground/browsertest && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -83,3 +85,30 @@ bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
 	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(Breaker|Budget)' -benchmem -count 10 -cpu 1 . | tee -a bench.txt
 	cd bench && $(GO) tool -modfile=$(CURDIR)/go.mod benchstat -col /lib bench.txt
+
+# The playground (docs/playground.md). Its WebAssembly program is committed
+# gzipped, so that a fresh clone builds and serves it; wasm rebuilds it.
+# browser-test rebuilds it first, so that the page under test is always
+# this tree's (a change to parse, lint or any package the program imports
+# changes it: commit the file when git status shows it). -trimpath makes
+# the build the same in every folder.
+WASM_OUT := playground/static/recur.wasm
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM_OUT) ./playground/wasm
+	gzip -9 -n -f $(WASM_OUT)
+	chmod 644 $(WASM_OUT).gz
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" playground/static/wasm_exec.js
+
+# The page as a static folder for any web host.
+SITE ?= site
+site:
+	$(GO) run ./playground/site -o $(SITE)
+
+# playground/browsertest is a module of its own (chromedp stays out of the
+# main go.mod): it drives headless Chromium against schedcheck serve.
+browser-test: wasm
+	cd playground/browsertest && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# docs/playground.png for the README, and the figures of docs/benchmarks.md.
+screenshot:
+	cd playground/browsertest && $(GO) run ./cmd/shoot -o ../../docs/playground.png

@@ -15,6 +15,7 @@ import (
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/lint"
 	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/simulate"
 	"pgregory.net/rapid"
 )
 
@@ -69,7 +70,7 @@ func TestPropAgreeWithBounds(t *testing.T) {
 		if code != exitOK {
 			rt.Fatalf("simulate %s: exit %d: %s", src, code, errs)
 		}
-		var sim simulation
+		var sim simulate.Result
 		if err := json.Unmarshal([]byte(out), &sim); err != nil {
 			rt.Fatalf("simulate %s: %v in %s", src, err, out)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-go/recur/explain"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
@@ -42,7 +43,7 @@ func textChart(w io.Writer, d distribution) {
 		}
 		return int(math.Round(float64(v) / float64(top) * (width - 1)))
 	}
-	fmt.Fprintf(w, "retry  %-*s  %10s %10s %10s  %12s\n", width, "0 … "+dur(top), "p5", "median", "p95", "total median")
+	fmt.Fprintf(w, "retry  %-*s  %10s %10s %10s  %12s\n", width, "0 … "+explain.Duration(top), "p5", "median", "p95", "total median")
 	for i, x := range d.Delay {
 		row := []rune(strings.Repeat(" ", width))
 		lo, mid, hi := pos(x.P5), pos(x.P50), pos(x.P95)
@@ -51,7 +52,7 @@ func textChart(w io.Writer, d distribution) {
 		}
 		row[lo], row[hi] = '├', '┤'
 		row[mid] = '●'
-		fmt.Fprintf(w, "%5d  %s  %10s %10s %10s  %12s\n", i+1, string(row), dur(x.P5), dur(x.P50), dur(x.P95), dur(d.Total[i].P50))
+		fmt.Fprintf(w, "%5d  %s  %10s %10s %10s  %12s\n", i+1, string(row), explain.Duration(x.P5), explain.Duration(x.P50), explain.Duration(x.P95), explain.Duration(d.Total[i].P50))
 	}
 }
 
@@ -113,7 +114,7 @@ func panel(cv canvas, top float64, title string, xs []dist) {
 		v := time.Duration(ymax * float64(k) / 4)
 		y := py(v)
 		cv.rule(left, y, chartW-right, y, grid)
-		cv.text(left-6, y+4, dur(v.Round(time.Microsecond)), 1)
+		cv.text(left-6, y+4, explain.Duration(v.Round(time.Microsecond)), 1)
 	}
 	step := max(1, n/15)
 	for i := 0; i < n; i += step {

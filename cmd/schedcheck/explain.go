@@ -3,11 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/grpcconfig"
 	"github.com/recur-go/recur/schedule"
 )
@@ -33,16 +32,6 @@ Examples:
   schedcheck explain --from-grpc-config service_config.json
 `
 
-// explanation is explain's JSON output.
-type explanation struct {
-	Policy      string `json:"policy"`
-	Explanation string `json:"explanation"`
-	MaxAttempts *int   `json:"max_attempts"`
-	MinTotalNS  *int64 `json:"min_total_ns"`
-	MaxTotalNS  *int64 `json:"max_total_ns"`
-	Stops       bool   `json:"stops"`
-}
-
 func runExplain(c *cli, args []string) int {
 	fs := c.newFlags("explain", "[--json] POLICY | -f FILE | --from-grpc-config FILE", explainHelp)
 	file := fs.String("f", "", "read the policy from `FILE`")
@@ -64,7 +53,7 @@ func runExplain(c *cli, args []string) int {
 	if status != exitOK {
 		return status
 	}
-	e := explain(p.s)
+	e := explain.Explain(p.s)
 	if *asJSON {
 		json.NewEncoder(c.stdout).Encode(e)
 		return exitOK
@@ -83,12 +72,12 @@ func (c *cli) explainGRPC(file string, asJSON bool) int {
 			c.reportError(g.parsed)
 			continue
 		}
-		e := grpcExplanation{Source: g.src.name, Methods: g.methods, Notes: g.notes, explanation: explain(g.s)}
+		e := grpcExplanation{Source: g.src.name, Methods: g.methods, Notes: g.notes, Explanation: explain.Explain(g.s)}
 		if asJSON {
 			enc.Encode(e)
 			continue
 		}
-		fmt.Fprintf(c.stdout, "%s:\n%s\n  %s\n", e.Source, e.Policy, e.Explanation)
+		fmt.Fprintf(c.stdout, "%s:\n%s\n  %s\n", e.Source, e.Policy, e.Explanation.Explanation)
 		for _, n := range e.Notes {
 			fmt.Fprintf(c.stdout, "  note: %s\n", n)
 		}
@@ -101,7 +90,7 @@ type grpcExplanation struct {
 	Source  string   `json:"source"`
 	Methods []string `json:"methods"`
 	Notes   []string `json:"notes,omitempty"`
-	explanation
+	explain.Explanation
 }
 
 // grpcPolicy is one method config of a gRPC service config, as a
@@ -152,219 +141,4 @@ func (c *cli) grpcPolicies(file string) ([]grpcPolicy, int) {
 		gps = append(gps, g)
 	}
 	return gps, exitOK
-}
-
-func explain(s schedule.Schedule) explanation {
-	b := schedule.Bounds(s)
-	e := explanation{Policy: s.String(), Stops: b.Stops}
-	if b.AttemptsBounded() {
-		e.MaxAttempts = &b.MaxAttempts
-	}
-	if b.MinTotal != schedule.MaxDuration {
-		e.MinTotalNS = ptr(int64(b.MinTotal))
-	}
-	if b.TotalBounded() {
-		e.MaxTotalNS = ptr(int64(b.MaxTotal))
-	}
-	e.Explanation = describe(s)
-	if sum := summary(b, statesCount(s, b.MaxAttempts)); sum != "" {
-		e.Explanation += "; " + sum
-	}
-	return e
-}
-
-func ptr[T any](v T) *T { return &v }
-
-// statesCount reports whether describe(s) already names max as the
-// number of attempts: s has a Times{max} that counts the run's attempts
-// from the first, through Intersect, Union, UpTo, Capped and Jittered (not
-// in an AndThen, whose Then counts from where First stopped).
-func statesCount(s schedule.Schedule, max int) bool {
-	switch s := s.(type) {
-	case schedule.Times:
-		return s.N == max
-	case schedule.Intersect:
-		return statesCount(s.A, max) || statesCount(s.B, max)
-	case schedule.Union:
-		return statesCount(s.A, max) || statesCount(s.B, max)
-	case schedule.UpTo:
-		return statesCount(s.Inner, max)
-	case schedule.Capped:
-		return statesCount(s.Inner, max)
-	case schedule.Jittered:
-		return statesCount(s.Inner, max)
-	}
-	return false
-}
-
-// summary states the bounds in words, each fact once: it leaves out the
-// number of attempts when describe has already given it (stated). The
-// bounds are schedule.Bounds's; summary only words them.
-func summary(b schedule.Limits, stated bool) string {
-	if b.MaxAttempts == 1 {
-		if stated {
-			return ""
-		}
-		return "so a single attempt, no retry"
-	}
-	var attempts string
-	switch {
-	case stated:
-	case b.AttemptsBounded():
-		attempts = "at most " + plural(b.MaxAttempts, "attempt")
-	case b.Stops:
-		attempts = "no practical limit on attempts"
-	}
-	var end string
-	switch {
-	case !b.Stops:
-		return "never gives up on its own"
-	case b.MinTotal == schedule.MaxDuration && b.TotalBounded():
-		// No run ends while attempts take no time, yet it stops: an UpTo
-		// ends it once real attempts have used up its time.
-		end = "it ends only once the time its attempts take has used up its time budget"
-	case b.MinTotal == schedule.MaxDuration:
-		end = "its waits add up to 292 years or more: in practice a run ends only when its context does"
-	case b.MinTotal > b.MaxTotal:
-		end = "it gives up only on its time budget"
-	case b.TotalBounded() && b.MaxTotal == 0:
-		return joinWait(attempts, "no waiting, then it gives up")
-	case b.TotalBounded() && b.MinTotal == b.MaxTotal:
-		return joinWait(attempts, dur(b.MaxTotal)+" of waiting in all, then it gives up")
-	case b.TotalBounded():
-		return joinWait(attempts, dur(b.MinTotal)+" to "+dur(b.MaxTotal)+" of waiting in all, then it gives up")
-	default:
-		end = "it gives up, but with no bound on the total wait"
-	}
-	if attempts == "" {
-		return end
-	}
-	return attempts + "; " + end
-}
-
-// joinWait joins a count of attempts, if any, and an amount of waiting.
-func joinWait(attempts, wait string) string {
-	if attempts == "" {
-		return wait
-	}
-	return attempts + " and " + wait
-}
-
-// describe says what s does, node by node.
-func describe(s schedule.Schedule) string {
-	switch s := s.(type) {
-	case schedule.Times:
-		switch s.N {
-		case 1:
-			return "a single attempt, no retry"
-		case math.MaxInt:
-			return "up to " + plural(s.N, "attempt") + ": in practice no limit"
-		}
-		return "up to " + plural(s.N, "attempt")
-	case schedule.Forever:
-		return "retries at once"
-	case schedule.Spaced:
-		return "one attempt every " + dur(s.Every) + ", on a fixed grid"
-	case schedule.Exponential:
-		first := min(s.Base, s.Cap)
-		switch {
-		case s.FactorPct == 100 || s.Cap <= s.Base:
-			return "waits " + dur(first) + " between attempts"
-		case s.FactorPct == 200:
-			return "waits grow from " + dur(first) + " doubling to " + dur(s.Cap)
-		}
-		return "waits grow from " + dur(first) + " by ×" + factor(s.FactorPct) + " to " + dur(s.Cap)
-	case schedule.Fibonacci:
-		return "waits grow as Fibonacci multiples of " + dur(s.Base) + " (1, 1, 2, 3, 5, …)"
-	case schedule.Decorrelated:
-		return "decorrelated-jitter waits, each random between " + dur(s.Base) + " and three times the last, at most " + dur(s.Cap)
-	case schedule.Jittered:
-		return describe(s.Inner) + ", each scaled by a random " + strconv.Itoa(s.LowPct) + "–" + strconv.Itoa(s.HighPct) + "%"
-	case schedule.Capped:
-		return describe(s.Inner) + ", each wait at most " + dur(s.Max)
-	case schedule.UpTo:
-		if s.Budget == schedule.MaxDuration {
-			return describe(s.Inner) + "; a time budget of " + dur(s.Budget) + ": in practice none"
-		}
-		return describe(s.Inner) + "; no attempt starts later than " + dur(s.Budget) + " after the first began"
-	case schedule.Intersect:
-		var counts, rest []string
-		for _, p := range flatten(s) {
-			if _, ok := p.(schedule.Times); ok {
-				counts = append(counts, describe(p))
-			} else {
-				rest = append(rest, describe(p))
-			}
-		}
-		return strings.Join(append(counts, rest...), "; ")
-	case schedule.Union:
-		return "either (" + describe(s.A) + ") or (" + describe(s.B) + "), whichever goes sooner, until both have stopped"
-	case schedule.AndThen:
-		first := describe(s.First)
-		if t, ok := s.First.(schedule.Times); ok {
-			first = backToBack(t.N)
-		}
-		then := describe(s.Then)
-		if t, ok := s.Then.(schedule.Times); ok {
-			// Then's first attempt is the one that ended First.
-			then = "up to " + plural(t.N-1, "more attempt")
-			if t.N == 1 {
-				then = "no more"
-			}
-		}
-		return first + "; then " + then
-	}
-	return "?"
-}
-
-// backToBack says what a Times{n} does as the first part of an AndThen.
-func backToBack(n int) string {
-	switch n {
-	case 1:
-		return "a first attempt"
-	case math.MaxInt:
-		return plural(n, "attempt") + " back to back: in practice no limit"
-	}
-	return plural(n, "attempt") + " back to back"
-}
-
-// flatten lists the operands of a chain of Intersects.
-func flatten(s schedule.Schedule) []schedule.Schedule {
-	if i, ok := s.(schedule.Intersect); ok {
-		return append(flatten(i.A), flatten(i.B)...)
-	}
-	return []schedule.Schedule{s}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
-func factor(pct int) string {
-	return strconv.FormatFloat(float64(pct)/100, 'f', -1, 64)
-}
-
-// dur prints a duration rounded for people: whole milliseconds above a
-// second, and no "0s" tails.
-func dur(d time.Duration) string {
-	if d == schedule.MaxDuration {
-		// Saturated: the largest time.Duration, where arithmetic stops.
-		return "292 years (the largest duration)"
-	}
-	switch {
-	case d >= time.Second:
-		d = d.Round(time.Millisecond)
-	case d >= time.Millisecond:
-		d = d.Round(10 * time.Microsecond)
-	}
-	s := d.String()
-	for _, tail := range []string{"m0s", "h0m"} {
-		if strings.HasSuffix(s, tail) {
-			s = strings.TrimSuffix(s, tail[1:])
-		}
-	}
-	return s
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
 )
@@ -56,7 +57,7 @@ func TestExplainSaysEachFactOnce(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", src, err)
 		}
-		e := explain(s).Explanation
+		e := explain.Explain(s).Explanation
 		b := schedule.Bounds(s)
 		if n := strings.Count(e, " "+strconv.Itoa(b.MaxAttempts)+" attempt"); n > 1 {
 			t.Errorf("explain(%q) = %q: says %d attempts %d times", src, e, b.MaxAttempts, n)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/simulate"
 )
 
 // balanced returns a policy of n Forever leaves joined by & in a balanced
@@ -239,7 +240,7 @@ func TestSimulateInterrupted(t *testing.T) {
 	if code != exitInterrupted || errs != "schedcheck: simulate: interrupted after 1024 attempts; the output is partial\n" {
 		t.Errorf("exit %d, stderr %q; want 130 and the interruption", code, errs)
 	}
-	var got simulation
+	var got simulate.Result
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@
 //	plot      chart the delay distribution of each retry over many seeds
 //	storm     simulate clients contending for one resource, as in Brooker's post
 //	audit     check a whole resilience plan: layers, policies, breakers, budgets
+//	serve     serve the browser playground, which runs recur in WebAssembly
 //
 // Every command takes --json for scripts. Exit status: 0 for success, 1 when
 // a policy is invalid or a lint finding is an error, 2 for a usage error,
@@ -75,6 +76,7 @@ func commands() []command {
 		{"plot", "chart the delay distribution of each retry", runPlot},
 		{"storm", "simulate clients contending for one resource", runStorm},
 		{"audit", "check a resilience plan against the audit rules", runAudit},
+		{"serve", "serve the playground page on 127.0.0.1", runServe},
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/simulate"
 	"github.com/recur-go/recur/storm"
 )
 
@@ -216,7 +217,7 @@ func TestSimulateJSONMatchesInterp(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("simulate %q: exit %d: %s", p, code, errs)
 			}
-			var got simulation
+			var got simulate.Result
 			dec := json.NewDecoder(strings.NewReader(out))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&got); err != nil {
@@ -233,8 +234,8 @@ func TestSimulateJSONMatchesInterp(t *testing.T) {
 }
 
 // reference computes the simulate contract straight from interp.
-func reference(s schedule.Schedule, seed uint64, at time.Duration, max int) simulation {
-	want := simulation{Policy: s.String(), Seed: seed, DelaysNS: []time.Duration{}}
+func reference(s schedule.Schedule, seed uint64, at time.Duration, max int) simulate.Result {
+	want := simulate.Result{Policy: s.String(), Seed: seed, DelaysNS: []time.Duration{}}
 	r := interp.Start(s, seed)
 	var now time.Duration
 	for want.Attempts = 1; ; want.Attempts++ {

@@ -2,14 +2,12 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/interp"
-	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/simulate"
 )
 
 const simulateHelp = `
@@ -34,44 +32,6 @@ Examples:
   schedcheck simulate --json 'fulljitter(100ms, 10s)' --max-attempts 20
 `
 
-// simulation is simulate's result; its JSON form is the documented contract.
-type simulation struct {
-	Policy    string          `json:"policy"`
-	Seed      uint64          `json:"seed"`
-	Attempts  int             `json:"attempts"`
-	DelaysNS  []time.Duration `json:"delays_ns"`
-	ElapsedNS time.Duration   `json:"elapsed_ns"`
-	Truncated bool            `json:"truncated"`
-	Partial   bool            `json:"partial,omitempty"` // ctx ended the run early
-}
-
-// simulate runs s with attempts of the given length until it stops, max
-// attempts were made or ctx is done, which it checks every 1024 attempts.
-func simulate(ctx context.Context, s schedule.Schedule, seed uint64, attempt time.Duration, max int) simulation {
-	sim := simulation{Policy: s.String(), Seed: seed, DelaysNS: []time.Duration{}}
-	r := interp.Start(s, seed)
-	var t time.Duration
-	for {
-		sim.Attempts++
-		start, end := t, sat.AddDur(t, attempt)
-		sim.ElapsedNS = end
-		d, ok := r.Next(start, end)
-		if !ok {
-			return sim
-		}
-		if sim.Attempts >= max {
-			sim.Truncated = true
-			return sim
-		}
-		if sim.Attempts%1024 == 0 && ctx.Err() != nil {
-			sim.Partial = true
-			return sim
-		}
-		sim.DelaysNS = append(sim.DelaysNS, d)
-		t = sat.AddDur(end, d)
-	}
-}
-
 func runSimulate(c *cli, args []string) int {
 	fs := c.newFlags("simulate", "[--seed N] [--attempt-time D] [--max-attempts K] [--json] POLICY | -f FILE", simulateHelp)
 	file := fs.String("f", "", "read the policy from `FILE`")
@@ -94,7 +54,7 @@ func runSimulate(c *cli, args []string) int {
 		c.errorf("simulate: %v", err)
 		return exitUsage
 	}
-	sim := simulate(c.ctx, p.s, *seed, *attempt, *max)
+	sim := simulate.Run(c.ctx, p.s, *seed, *attempt, *max)
 	out := bufio.NewWriter(c.stdout)
 	if *asJSON {
 		json.NewEncoder(out).Encode(sim)
@@ -110,7 +70,7 @@ func runSimulate(c *cli, args []string) int {
 }
 
 // printTimeline prints sim attempt by attempt.
-func printTimeline(w *bufio.Writer, sim simulation, attempt time.Duration, max int) {
+func printTimeline(w *bufio.Writer, sim simulate.Result, attempt time.Duration, max int) {
 	fmt.Fprintf(w, "%s  seed %d, attempts take %v\n", sim.Policy, sim.Seed, attempt)
 	var t time.Duration
 	for i := 0; i < sim.Attempts; i++ {

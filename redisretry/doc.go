@@ -1,0 +1,2 @@
+// Package redisretry retries go-redis commands on a recur schedule.
+package redisretry

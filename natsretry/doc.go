@@ -1,0 +1,2 @@
+// Package natsretry retries NATS requests on a recur schedule.
+package natsretry

@@ -9,6 +9,7 @@ import (
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/verdict"
 )
 
 // DefaultPolicy is the schedule of a Config that sets neither Schedule nor
@@ -83,10 +84,18 @@ func New(nc *nats.Conn, c Config) (*Requester, error) {
 // request that was retried and still fails returns a *retry.Error that
 // wraps the last attempt's error.
 func (r *Requester) Request(ctx context.Context, subj string, data []byte) (*nats.Msg, error) {
-	if r.o.AttemptTimeout == 0 && marked(ctx) == 0 {
+	m := marked(ctx)
+	if m == 0 {
+		if r.o.AttemptTimeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, r.o.AttemptTimeout)
+			defer cancel()
+		}
 		return r.nc.RequestWithContext(ctx, subj, data)
 	}
-	return r.RequestMsg(ctx, &nats.Msg{Subject: subj, Data: data})
+	return retry.RetryIf(ctx, r.o, r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
+		return r.nc.RequestWithContext(ctx, subj, data)
+	})
 }
 
 // RequestMsg is Request with a message, headers included.
@@ -103,11 +112,15 @@ func (r *Requester) RequestMsg(ctx context.Context, msg *nats.Msg) (*nats.Msg, e
 		}
 		return r.nc.RequestMsgWithContext(ctx, msg)
 	}
-	classify := classifyAsked
-	if m == askSafe {
-		classify = Classify
-	}
-	return retry.RetryIf(ctx, r.o, r.s, classify, func(ctx context.Context) (*nats.Msg, error) {
+	return retry.RetryIf(ctx, r.o, r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
 		return r.nc.RequestMsgWithContext(ctx, msg)
 	})
+}
+
+// classifier returns the classifier for a request marked m.
+func classifier(m mark) func(error) verdict.Verdict {
+	if m == askSafe {
+		return Classify
+	}
+	return classifyAsked
 }

@@ -42,3 +42,33 @@ func BenchmarkGet(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHook is the hook's own cost: its ProcessHook around a next
+// that answers at once, for a GET unmarked and marked safe, with the
+// default Config (breaker on).
+func BenchmarkHook(b *testing.B) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
+	b.Cleanup(func() { rdb.Close() })
+	h, err := redisretry.Install(rdb, redisretry.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	process := h.ProcessHook(func(context.Context, redis.Cmder) error { return nil })
+	cmd := redis.NewStringCmd(context.Background(), "get", "k")
+	for _, bc := range []struct {
+		name string
+		ctx  context.Context
+	}{
+		{"unmarked", context.Background()},
+		{"safe", redisretry.WithSafe(context.Background())},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := process(bc.ctx, cmd); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -151,11 +151,8 @@ func (h *Hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		if !Safe(ctx) && !(h.readOnly && ReadOnly(cmd.Name())) {
 			return h.once(ctx, cmd, next)
 		}
-		n := 0
 		_, err := retry.RetryIf(ctx, h.o, h.s, Classify, func(ctx context.Context) (struct{}, error) {
-			if n++; n > 1 {
-				cmd.SetErr(nil)
-			}
+			cmd.SetErr(nil) // the last attempt's error, if any
 			return struct{}{}, next(ctx, cmd)
 		})
 		if err != nil {

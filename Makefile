@@ -7,9 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 BENCHSTAT   ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test
+.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test redis-test nats-test
 
-test: vet race props bench-test grpc-test
+test: vet race props bench-test grpc-test redis-test nats-test
 
 vet:
 	$(GO) vet ./...
@@ -34,6 +34,8 @@ lint: vet
 	$(GO) run $(STATICCHECK) ./...
 	cd bench && $(GO) run $(STATICCHECK) ./...
 	cd grpcretry && $(GO) run $(STATICCHECK) ./...
+	cd redisretry && $(GO) run $(STATICCHECK) ./...
+	cd natsretry && $(GO) run $(STATICCHECK) ./...
 
 cover:
 	$(GO) test -coverprofile=cover.out ./...
@@ -49,6 +51,16 @@ bench-test:
 # of the main go.mod); its tests run against real servers on loopback.
 grpc-test:
 	cd grpcretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# redisretry/ and natsretry/ are modules of their own (go-redis, nats.go
+# and the embedded nats-server stay out of the main go.mod). redisretry's
+# tests start /usr/bin/redis-server on a free loopback port (.ci/run
+# installs it); natsretry's run the NATS server in the test process.
+redis-test:
+	cd redisretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+nats-test:
+	cd natsretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # recur against its peers, side by side: -count 10 and benchstat, one
 # column per library. The raw numbers stay in bench/bench.txt. The breaker

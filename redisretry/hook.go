@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/parse"
@@ -134,11 +133,9 @@ func newHook(c Config, addr string) (*Hook, error) {
 // Breaker returns the client's breaker, or nil with Config.NoBreaker.
 func (h *Hook) Breaker() *breaker.Breaker { return h.o.Breaker }
 
-// DialHook returns next: dials are judged with the command that needs them.
+// DialHook returns next: a dial is judged with the command that needs it.
 func (h *Hook) DialHook(next redis.DialHook) redis.DialHook {
-	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		return next(ctx, network, addr)
-	}
+	return next
 }
 
 // ProcessHook retries a command marked safe on the schedule and sends any

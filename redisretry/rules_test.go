@@ -256,6 +256,19 @@ func TestRestart(t *testing.T) {
 	if !errors.Is(err, breaker.ErrOpen) {
 		t.Fatalf("got %v, want breaker.ErrOpen", err)
 	}
+	cmds, err := rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.Get(ctx, "a")
+		p.Get(ctx, "b")
+		return nil
+	})
+	if !errors.Is(err, breaker.ErrOpen) {
+		t.Errorf("pipeline: got %v, want breaker.ErrOpen", err)
+	}
+	for _, c := range cmds {
+		if !errors.Is(c.Err(), breaker.ErrOpen) {
+			t.Errorf("pipelined %v: got %v, want breaker.ErrOpen", c.Args(), c.Err())
+		}
+	}
 	if dials.Load() != before {
 		t.Errorf("the open breaker let a dial through")
 	}
@@ -280,4 +293,26 @@ func (d dialCounter) DialHook(next redis.DialHook) redis.DialHook {
 func (d dialCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
 func (d dialCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return next
+}
+
+// TestMasterDown: a replica whose master is gone, with
+// replica-serve-stale-data off, answers reads with MASTERDOWN: a
+// failure, retried when marked.
+func TestMasterDown(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	s := startServer(t, "--replicaof", "127.0.0.1", fmt.Sprint(gone), "--replica-serve-stale-data", "no")
+	var retries []string
+	rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Options: retry.Options{
+		OnRetry: func(_ int, err error, _ time.Duration) { retries = append(retries, redisretry.Code(err)) },
+	}})
+	err = rdb.Get(redisretry.WithSafe(context.Background()), "k").Err()
+	got := outcome{redisretry.Code(err), redisretry.Classify(err), int64(len(retries))}
+	if diff := cmp.Diff(outcome{"MASTERDOWN", verdict.Transient, 2}, got); diff != "" {
+		t.Errorf("%v: (-want +got)\n%s", err, diff)
+	}
 }

@@ -2,6 +2,7 @@ package redisretry_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -22,6 +23,7 @@ type server struct {
 	addr string
 	port int
 	dir  string
+	args []string // more redis-server arguments
 	cmd  *exec.Cmd
 }
 
@@ -36,8 +38,9 @@ func unavailable(t testing.TB, err error) {
 	t.Skip(msg)
 }
 
-// startServer starts redis-server on a free port.
-func startServer(t testing.TB) *server {
+// startServer starts redis-server on a free port, with args added to its
+// command line.
+func startServer(t testing.TB, args ...string) *server {
 	t.Helper()
 	if _, err := os.Stat(redisServer); err != nil {
 		unavailable(t, err)
@@ -48,7 +51,7 @@ func startServer(t testing.TB) *server {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	s := &server{t: t, port: port, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), dir: t.TempDir()}
+	s := &server{t: t, port: port, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), dir: t.TempDir(), args: args}
 	if err := s.start(); err != nil {
 		unavailable(t, err)
 	}
@@ -58,8 +61,9 @@ func startServer(t testing.TB) *server {
 
 // start runs the server and waits until it answers PING, for at most 5 s.
 func (s *server) start() error {
-	s.cmd = exec.Command(redisServer, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--dir", s.dir, "--save", "", "--appendonly", "no", "--enable-debug-command", "yes")
+	args := []string{"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--dir", s.dir,
+		"--save", "", "--appendonly", "no", "--enable-debug-command", "yes"}
+	s.cmd = exec.Command(redisServer, append(args, s.args...)...)
 	if err := s.cmd.Start(); err != nil {
 		return err
 	}
@@ -68,8 +72,8 @@ func (s *server) start() error {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		err := c.Ping(context.Background()).Err()
-		if err == nil {
-			return nil
+		if _, replied := errors.AsType[redis.Error](err); err == nil || replied {
+			return nil // it answers, if only with an error such as MASTERDOWN
 		}
 		if time.Now().After(deadline) {
 			s.kill()

@@ -166,3 +166,25 @@ func TestReadOnlySafe(t *testing.T) {
 		})
 	}
 }
+
+// TestCallerCancelCountsNothing: commands whose caller has given up say
+// nothing of the server: the breaker counts no failure for them, marked
+// or not.
+func TestCallerCancelCountsNothing(t *testing.T) {
+	s := startServer(t)
+	rdb, h := hooked(t, s.addr, redisretry.Config{Breaker: breaker.Config{ConsecutiveFailures: 1}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []context.Context{ctx, redisretry.WithSafe(ctx)} {
+		for range 3 {
+			err := rdb.Get(c, "k").Err()
+			if got := redisretry.Code(err); got != redisretry.CodeCanceled {
+				t.Fatalf("got %v (%s), want canceled", err, got)
+			}
+		}
+	}
+	st := h.Breaker().Stats()
+	if st.State != breaker.Closed || st.Failures != 0 {
+		t.Errorf("breaker %v with %d failures after canceled calls, want closed with 0", st.State, st.Failures)
+	}
+}

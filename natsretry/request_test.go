@@ -117,7 +117,7 @@ func TestTimeouts(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer sub.Unsubscribe()
-			r, codes := requester(t, nc, "times(5)", 100*time.Millisecond)
+			r, codes := requester(t, nc, "times(5)", 300*time.Millisecond)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
 			_, err = r.Request(tc.mark(ctx), "svc.flaky."+tc.name, nil)

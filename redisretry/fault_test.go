@@ -22,10 +22,10 @@ func TestSlowCalls(t *testing.T) {
 	s := startServer(t)
 	ctx := context.Background()
 	rdb, h := hooked(t, s.addr, redisretry.Config{Breaker: breaker.Config{
-		SlowCall: 50 * time.Millisecond, SlowRate: 50, MinCalls: 4,
+		SlowCall: 200 * time.Millisecond, SlowRate: 50, MinCalls: 4,
 		OpenFor: parse.MustParse("spaced(10s)"),
 	}})
-	for _, c := range [][]any{{"PING"}, {"DEBUG", "SLEEP", "0.1"}, {"PING"}, {"DEBUG", "SLEEP", "0.1"}} {
+	for _, c := range [][]any{{"PING"}, {"DEBUG", "SLEEP", "0.3"}, {"PING"}, {"DEBUG", "SLEEP", "0.3"}} {
 		if err := rdb.Do(ctx, c...).Err(); err != nil {
 			t.Fatal(err)
 		}

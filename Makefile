@@ -6,9 +6,9 @@ RAPID_CHECKS ?= 1000
 PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}{{end}}' ./... | awk '/pgregory.net\/rapid/ {print $$1}')
 FUZZTIME    ?= 30s
 
-.PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test wasm site browser-test screenshot
+.PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
 
-test: vet race props bench-test grpc-test pg-test browser-test
+test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test
 
 vet:
 	$(GO) vet ./...
@@ -44,6 +44,8 @@ lint: vet tidy
 	cd bench && $(STATICCHECK) ./...
 	cd grpcretry && $(STATICCHECK) ./...
 	cd pgretry && $(STATICCHECK) ./...
+	cd redisretry && $(STATICCHECK) ./...
+	cd natsretry && $(STATICCHECK) ./...
 	cd playground/browsertest && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
@@ -75,6 +77,16 @@ grpc-test:
 # CI=true.
 pg-test:
 	cd pgretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# redisretry/ and natsretry/ are modules of their own (go-redis, nats.go
+# and the embedded nats-server stay out of the main go.mod). redisretry's
+# tests start /usr/bin/redis-server on a free loopback port (.ci/run
+# installs it); natsretry's run the NATS server in the test process.
+redis-test:
+	cd redisretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+nats-test:
+	cd natsretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # recur against its peers, side by side: -count 10 and benchstat, one
 # column per library. The raw numbers stay in bench/bench.txt. The breaker

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
+)
+
+func TestRun(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	var out strings.Builder
+	if err := run(&out); err != nil {
+		t.Fatal(err)
+	}
+	want := `-- not marked, nobody listening
+client: nats: no responders available for request
+-- marked WithRetry, a subscriber arrives during the third wait
+client: attempt 1: no-responders; retrying
+client: attempt 2: no-responders; retrying
+client: attempt 3: no-responders; retrying
+client: "hello ann"
+`
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("output (-want +got)\n%s", diff)
+	}
+}

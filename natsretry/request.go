@@ -1,0 +1,126 @@
+package natsretry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/nats-io/nats.go"
+	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/verdict"
+)
+
+// DefaultPolicy is the schedule of a Config that sets neither Schedule nor
+// Policy: full-jitter waits from 50 ms doubling up to 1 s, at most 5
+// attempts. The request's context bounds it too.
+const DefaultPolicy = "fulljitter(50ms, 1s) & times(5)"
+
+// Config says how marked requests are retried. The zero value is usable:
+// DefaultPolicy, the real clock, no attempt timeout.
+type Config struct {
+	// Schedule is the retry policy of requests marked WithRetry or
+	// WithSafe. Set at most one of Schedule and Policy.
+	Schedule schedule.Schedule
+
+	// Policy is Schedule in recur's policy language.
+	Policy string
+
+	// Options are the runner's options: Clock, Random, OnRetry, Logger,
+	// Budget, and AttemptTimeout, which bounds each attempt of a marked
+	// request (without it an attempt waits until the request's context
+	// ends, and no timeout is retried). Options.Breaker must be nil: a
+	// request goes to whoever subscribes, not to one server whose health a
+	// breaker could judge.
+	Options retry.Options
+}
+
+// Requester sends NATS requests and retries the ones marked WithRetry or
+// WithSafe on a schedule, within the request's context. A Requester is
+// safe for concurrent use.
+type Requester struct {
+	nc *nats.Conn
+	s  schedule.Schedule
+	o  retry.Options
+}
+
+// New returns a Requester on nc configured by c, or an error that says
+// what is wrong with c.
+func New(nc *nats.Conn, c Config) (*Requester, error) {
+	if nc == nil {
+		return nil, errors.New("natsretry: nil *nats.Conn")
+	}
+	s := c.Schedule
+	switch {
+	case s != nil && c.Policy != "":
+		return nil, errors.New("natsretry: set Schedule or Policy, not both")
+	case c.Policy != "":
+		p, err := parse.Parse(c.Policy)
+		if err != nil {
+			return nil, fmt.Errorf("natsretry: Policy: %w", err)
+		}
+		s = p
+	case s == nil:
+		s = parse.MustParse(DefaultPolicy)
+	}
+	if err := schedule.Validate(s); err != nil {
+		return nil, fmt.Errorf("natsretry: Schedule: %w", err)
+	}
+	if c.Options.Breaker != nil {
+		return nil, errors.New("natsretry: Options.Breaker must be nil: a request has no one server to judge")
+	}
+	if c.Options.AttemptTimeout < 0 || c.Options.MaxPushback < 0 {
+		return nil, errors.New("natsretry: negative Options.AttemptTimeout or Options.MaxPushback")
+	}
+	return &Requester{nc: nc, s: s, o: c.Options}, nil
+}
+
+// Request sends data to subj and returns the first reply. A request whose
+// ctx is not marked is sent once, as nc.RequestWithContext sends it. One
+// marked WithRetry is sent again on the schedule while nobody listens
+// (nats.ErrNoResponders); one marked WithSafe also after an attempt's
+// timeout (Options.AttemptTimeout). The schedule stops at ctx's end. A
+// request that was retried and still fails returns a *retry.Error that
+// wraps the last attempt's error.
+func (r *Requester) Request(ctx context.Context, subj string, data []byte) (*nats.Msg, error) {
+	m := marked(ctx)
+	if m == 0 {
+		if r.o.AttemptTimeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, r.o.AttemptTimeout)
+			defer cancel()
+		}
+		return r.nc.RequestWithContext(ctx, subj, data)
+	}
+	return retry.RetryIf(ctx, r.o, r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
+		return r.nc.RequestWithContext(ctx, subj, data)
+	})
+}
+
+// RequestMsg is Request with a message, headers included.
+func (r *Requester) RequestMsg(ctx context.Context, msg *nats.Msg) (*nats.Msg, error) {
+	if msg == nil {
+		return nil, nats.ErrInvalidMsg
+	}
+	m := marked(ctx)
+	if m == 0 {
+		if r.o.AttemptTimeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, r.o.AttemptTimeout)
+			defer cancel()
+		}
+		return r.nc.RequestMsgWithContext(ctx, msg)
+	}
+	return retry.RetryIf(ctx, r.o, r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
+		return r.nc.RequestMsgWithContext(ctx, msg)
+	})
+}
+
+// classifier returns the classifier for a request marked m.
+func classifier(m mark) func(error) verdict.Verdict {
+	if m == askSafe {
+		return Classify
+	}
+	return classifyAsked
+}

@@ -1,0 +1,102 @@
+package redisretry
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/verdict"
+	"github.com/redis/go-redis/v9"
+)
+
+// Classify returns the verdict.Verdict of one command's outcome, for the
+// retry runner and the client's breaker:
+//
+//	nil, redis.Nil                           Success    (the server answered)
+//	connection refused, reset or closed,     Transient  (retried if marked safe;
+//	a timeout, LOADING, MASTERDOWN,                      counts against the server)
+//	CLUSTERDOWN, TRYAGAIN
+//	WRONGTYPE, ERR (syntax, arity), script   Neutral    (returned; the caller's
+//	errors, NOSCRIPT, any other server reply             mistake, not the server's)
+//	the caller's cancellation or deadline    Neutral
+//	anything else (a closed client, a        Failure    (returned; counts against)
+//	protocol error)
+//
+// A breaker refusal (breaker.ErrOpen) is Neutral. Code names the row.
+func Classify(err error) verdict.Verdict {
+	switch Code(err) {
+	case CodeOK, CodeNil:
+		return verdict.Success
+	case CodeRefused, CodeReset, CodeClosed, CodeTimeout, "LOADING", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN":
+		return verdict.Transient
+	case CodeOther, CodeClientClosed:
+		return verdict.Failure
+	}
+	return verdict.Neutral
+}
+
+// The codes Code returns that are not a server's error prefix.
+const (
+	CodeOK           = "ok"            // no error
+	CodeNil          = "nil"           // redis.Nil: no such key
+	CodeRefused      = "refused"       // connection refused
+	CodeReset        = "reset"         // connection reset or broken pipe
+	CodeClosed       = "closed"        // the server closed the connection (EOF)
+	CodeTimeout      = "timeout"       // a read, write, dial or pool timeout
+	CodeCanceled     = "canceled"      // the caller's context ended
+	CodeClientClosed = "client-closed" // redis.ErrClosed: the client was closed
+	CodeOpen         = "open"          // the client's breaker refused the command
+	CodeOther        = "other"         // none of the above
+)
+
+// Code labels err for logs and metrics: one of the Code constants, or the
+// first word of a server error reply ("LOADING", "WRONGTYPE", "ERR",
+// "NOSCRIPT", ...). It never allocates.
+func Code(err error) string {
+	if err == nil {
+		return CodeOK
+	}
+	if errors.Is(err, redis.Nil) {
+		return CodeNil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// A dial timeout wraps DeadlineExceeded too: it is the server's.
+		if op, ok := errors.AsType[*net.OpError](err); ok && op.Op == "dial" {
+			return CodeTimeout
+		}
+		return CodeCanceled
+	}
+	if errors.Is(err, breaker.ErrOpen) {
+		return CodeOpen
+	}
+	if re, ok := errors.AsType[redis.Error](err); ok {
+		msg := re.Error()
+		if i := strings.IndexByte(msg, ' '); i > 0 {
+			msg = msg[:i]
+		}
+		return msg
+	}
+	switch {
+	case errors.Is(err, redis.ErrClosed):
+		return CodeClientClosed
+	case errors.Is(err, redis.ErrPoolTimeout):
+		return CodeTimeout
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return CodeRefused
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
+		return CodeReset
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
+		return CodeClosed
+	}
+	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+		return CodeTimeout
+	}
+	if _, ok := errors.AsType[*net.OpError](err); ok {
+		return CodeReset
+	}
+	return CodeOther
+}

@@ -1,0 +1,28 @@
+// Package redisretry retries go-redis commands on a recur schedule, and
+// only the commands that are safe to run twice.
+//
+// go-redis v9 retries any command up to three times by default on
+// network-class errors, an INCR whose reply was lost included. A client
+// made with NewClient (or one made with MaxRetries -1 and passed to
+// Install) does not: its Hook sends a command once unless its context is
+// marked with WithSafe, or Config.ReadOnlySafe is set and the command is
+// on ReadOnly's list. A marked command is retried with retry.RetryIf on
+// the Config's schedule when Classify calls its failure Transient:
+// connection refused, reset or closed, a timeout, LOADING, MASTERDOWN,
+// CLUSTERDOWN or TRYAGAIN. redis.Nil is a Success; WRONGTYPE, syntax and
+// script errors and NOSCRIPT are Neutral and come back at once.
+//
+//	rdb, err := redisretry.NewClient(&redis.Options{Addr: addr}, redisretry.Config{
+//		Policy: "fulljitter(50ms, 1s) & times(3)",
+//	})
+//	...
+//	name, err := rdb.Get(redisretry.WithSafe(ctx), "user:42:name").Result()
+//
+// A pipeline or a transaction is retried whole, and only when every
+// command in it is marked safe.
+//
+// Each client has one circuit breaker (package breaker), on by default,
+// which guards every command, marked or not: an open breaker fails a
+// command at once with breaker.ErrOpen. Set Config.Breaker.SlowCall to
+// count slow commands too.
+package redisretry

@@ -1,0 +1,180 @@
+package redisretry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/verdict"
+	"github.com/redis/go-redis/v9"
+)
+
+// DefaultPolicy is the schedule of a Config that sets neither Schedule nor
+// Policy: at most 3 attempts, full-jitter waits of up to 50 ms then 100 ms.
+const DefaultPolicy = "fulljitter(50ms, 1s) & times(3)"
+
+// Config says how a client's commands are retried and guarded. The zero
+// value is usable: DefaultPolicy for commands marked safe, a breaker with
+// breaker.Config's defaults, no automatic marking.
+type Config struct {
+	// Schedule is the retry policy of the commands marked safe (WithSafe,
+	// or ReadOnlySafe). Set at most one of Schedule and Policy.
+	Schedule schedule.Schedule
+
+	// Policy is Schedule in recur's policy language, such as
+	// "fulljitter(50ms, 1s) & times(3)".
+	Policy string
+
+	// ReadOnlySafe marks the commands on ReadOnly's list safe to retry
+	// without WithSafe, and a pipeline made only of them.
+	ReadOnlySafe bool
+
+	// Options are the runner's options: Clock, Random, AttemptTimeout,
+	// OnRetry, Logger, Budget. Options.Breaker must be nil: set Breaker.
+	Options retry.Options
+
+	// Breaker configures the client's circuit breaker, which guards every
+	// command and pipeline, marked or not. Its Name defaults to the
+	// client's address. Set SlowCall to count slow commands.
+	Breaker breaker.Config
+
+	// NoBreaker turns the breaker off.
+	NoBreaker bool
+}
+
+// Hook is a redis.Hook that retries the commands marked safe on a recur
+// schedule and guards every command with one circuit breaker. Make one
+// per client with NewClient or Install: the breaker is the client's.
+type Hook struct {
+	s        schedule.Schedule
+	o        retry.Options
+	readOnly bool
+}
+
+// NewClient returns a go-redis client for opt with go-redis's own retries
+// off (MaxRetries -1) and a Hook built from c, or an error that says what
+// is wrong with c. opt is not modified.
+func NewClient(opt *redis.Options, c Config) (*redis.Client, error) {
+	if opt == nil {
+		return nil, errors.New("redisretry: nil *redis.Options")
+	}
+	o := *opt
+	o.MaxRetries = -1
+	h, err := newHook(c, o.Addr)
+	if err != nil {
+		return nil, err
+	}
+	rdb := redis.NewClient(&o)
+	rdb.AddHook(h)
+	return rdb, nil
+}
+
+// Install adds a Hook built from c to rdb, or returns an error if c is
+// invalid or rdb retries on its own: a client made with MaxRetries other
+// than -1 would send a command that recur does not retry up to three more
+// times, an INCR included.
+func Install(rdb *redis.Client, c Config) (*Hook, error) {
+	if rdb == nil {
+		return nil, errors.New("redisretry: nil *redis.Client")
+	}
+	if n := rdb.Options().MaxRetries; n > 0 {
+		return nil, fmt.Errorf("redisretry: the client retries on its own (MaxRetries %d): make it with MaxRetries -1", n)
+	}
+	h, err := newHook(c, rdb.Options().Addr)
+	if err != nil {
+		return nil, err
+	}
+	rdb.AddHook(h)
+	return h, nil
+}
+
+func newHook(c Config, addr string) (*Hook, error) {
+	s := c.Schedule
+	switch {
+	case s != nil && c.Policy != "":
+		return nil, errors.New("redisretry: set Schedule or Policy, not both")
+	case c.Policy != "":
+		p, err := parse.Parse(c.Policy)
+		if err != nil {
+			return nil, fmt.Errorf("redisretry: Policy: %w", err)
+		}
+		s = p
+	case s == nil:
+		s = parse.MustParse(DefaultPolicy)
+	}
+	if err := schedule.Validate(s); err != nil {
+		return nil, fmt.Errorf("redisretry: Schedule: %w", err)
+	}
+	if c.Options.Breaker != nil {
+		return nil, errors.New("redisretry: Options.Breaker must be nil: the hook makes the client's breaker from Config.Breaker")
+	}
+	if c.Options.AttemptTimeout < 0 || c.Options.MaxPushback < 0 {
+		return nil, errors.New("redisretry: negative Options.AttemptTimeout or Options.MaxPushback")
+	}
+	h := &Hook{s: s, o: c.Options, readOnly: c.ReadOnlySafe}
+	if !c.NoBreaker {
+		bc := c.Breaker
+		if bc.Name == "" {
+			bc.Name = "redis " + addr
+		}
+		b, err := breaker.New(bc)
+		if err != nil {
+			return nil, fmt.Errorf("redisretry: Breaker: %w", err)
+		}
+		h.o.Breaker = b
+	}
+	return h, nil
+}
+
+// Breaker returns the client's breaker, or nil with Config.NoBreaker.
+func (h *Hook) Breaker() *breaker.Breaker { return h.o.Breaker }
+
+// DialHook returns next: a dial is judged with the command that needs it.
+func (h *Hook) DialHook(next redis.DialHook) redis.DialHook {
+	return next
+}
+
+// ProcessHook retries a command marked safe on the schedule and sends any
+// other once, through the breaker either way.
+func (h *Hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if setup(cmd.Name()) {
+			return next(ctx, cmd)
+		}
+		if !Safe(ctx) && !(h.readOnly && ReadOnly(cmd.Name())) {
+			return h.once(ctx, cmd, next)
+		}
+		_, err := retry.RetryIf(ctx, h.o, h.s, Classify, func(ctx context.Context) (struct{}, error) {
+			cmd.SetErr(nil) // the last attempt's error, if any
+			return struct{}{}, next(ctx, cmd)
+		})
+		if err != nil {
+			cmd.SetErr(err)
+		}
+		return err
+	}
+}
+
+// once sends cmd once through the breaker.
+func (h *Hook) once(ctx context.Context, cmd redis.Cmder, next redis.ProcessHook) error {
+	b := h.o.Breaker
+	if b == nil {
+		return next(ctx, cmd)
+	}
+	p, err := b.Allow()
+	if err != nil {
+		cmd.SetErr(err)
+		return err
+	}
+	err = next(ctx, cmd)
+	v := Classify(err)
+	if err != nil && ctx.Err() != nil {
+		v = verdict.Neutral // the caller gave up
+	}
+	b.Record(p, v)
+	return err
+}

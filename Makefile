@@ -30,8 +30,8 @@ fuzz:
 	done
 
 # staticcheck and benchstat are pinned by the tool directives in go.mod;
-# the nested modules borrow the main module's copy through -modfile.
-STATICCHECK  = $(GO) tool -modfile=$(CURDIR)/go.mod staticcheck
+# go.work makes them available in the nested modules too.
+STATICCHECK  = $(GO) tool staticcheck
 
 # Every module of the workspace (go.work), for the tidy check.
 MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
@@ -96,7 +96,7 @@ bench-peers: .SHELLFLAGS := -o pipefail -c
 bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
 	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(Breaker|Budget)' -benchmem -count 10 -cpu 1 . | tee -a bench.txt
-	cd bench && $(GO) tool -modfile=$(CURDIR)/go.mod benchstat -col /lib bench.txt
+	cd bench && $(GO) tool benchstat -col /lib bench.txt
 
 # The playground (docs/playground.md). Its WebAssembly program is committed
 # gzipped, so that a fresh clone builds and serves it; wasm rebuilds it.

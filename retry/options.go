@@ -49,8 +49,23 @@ type Options struct {
 	// goroutine and must not block for long.
 	OnRetry func(attempt int, err error, delay time.Duration)
 
-	// Logger, if not nil, receives one debug record per retry and one when
-	// the runner gives up. A call that succeeds at once logs nothing.
+	// OnGiveUp, if not nil, is called when the runner gives up on an
+	// outcome it would have retried, with the *Error it returns; e.Label
+	// is the reason of the last judgement (see Judgement). It runs on the
+	// caller's goroutine and must not keep e's result.
+	OnGiveUp func(e *Error)
+
+	// OnRecovered, if not nil, is called when an attempt after a retry
+	// succeeds, with the number of attempts made and the reason of the
+	// judgement that led to the last retry: what the call recovered from.
+	OnRecovered func(attempts int, reason string)
+
+	// Logger, if not nil, receives one debug record per retry and one
+	// record when the runner gives up: at warn level, because a call that
+	// failed after all its retries is what an operator wants to see at a
+	// service's default level (info) while single retries are noise; a
+	// call the caller cancelled gives up at debug level, since the caller
+	// chose it. A call that succeeds at once logs nothing.
 	Logger *slog.Logger
 
 	// Breaker, if not nil, guards every attempt: an attempt it refuses is

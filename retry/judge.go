@@ -79,8 +79,9 @@ func (rl *rules[T]) of(v T, err error) Judgement {
 	return Judgement{Verdict: verdict.Failure}
 }
 
-// first is of for the first attempt, before again holds the result: if the
-// judge panics, v is discarded before the panic goes on.
+// first is of for a result the runner does not hold yet (the first
+// attempt's, or any attempt's inside guard): if the judge panics, v is
+// discarded before the panic goes on.
 func (rl *rules[T]) first(v T, err error) Judgement {
 	if rl.judge == nil || rl.discard == nil {
 		return rl.of(v, err)

@@ -278,7 +278,7 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		} else {
 			last := err
 			var open error
-			c.v, err, jd, open = guard(&c.actx, o, rl, op, false, rl.of)
+			c.v, err, jd, open = guard(&c.actx, o, rl, op, false, rl.first)
 			c.held = open == nil
 			if open != nil {
 				return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Open, Err: last, Cause: open}, why))

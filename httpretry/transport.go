@@ -85,9 +85,16 @@ type Transport struct {
 	// errors.Is(err, breaker.ErrOpen) holds.
 	Breakers *breaker.Registry
 
-	// Budgets, if not nil, bounds the retries to each target with the
-	// target's retry budget (see package budget).
+	// Budgets bounds the retries to each target with the target's retry
+	// budget (see package budget). Nil means gRFC A6's token bucket per
+	// target (10 tokens, 0.1 back per success, retries only while more
+	// than half are left) once the Transport retries at all (Schedule is
+	// set): a failing target sees about 10% extra load, never a storm.
 	Budgets *budget.Registry
+
+	// Unthrottled turns the default budget off, so that only the
+	// schedule limits retries. It is an error together with Budgets.
+	Unthrottled bool
 
 	// Clock reads the time and waits between attempts; nil means
 	// clockcap.Real(). Random seeds each request's jitter; nil means
@@ -192,8 +199,14 @@ func (t *Transport) build() config {
 	if c.random == nil {
 		c.random = randcap.Real()
 	}
-	c.guarded = c.breakers != nil || c.budgets != nil
 	var errs []error
+	if t.Budgets != nil && t.Unthrottled {
+		errs = append(errs, errors.New("both Budgets and Unthrottled set"))
+	}
+	if c.budgets == nil && c.retries && !t.Unthrottled {
+		c.budgets, _ = budget.NewRegistry(budget.TokenBucketConfig{}, 0) // the defaults are valid
+	}
+	c.guarded = c.breakers != nil || c.budgets != nil
 	if err := schedule.Validate(c.schedule); err != nil {
 		errs = append(errs, fmt.Errorf("invalid Schedule: %w", err))
 	}

@@ -41,7 +41,7 @@ func intercept(t *testing.T, c grpcretry.Config) grpc.UnaryClientInterceptor {
 // real time, and the clock.
 func virtual() (retry.Options, *clockcap.VirtualClock) {
 	clock := clockcap.Virtual(time.Now())
-	return retry.Options{Clock: clock, Random: randcap.Seeded(1)}, clock
+	return retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, clock
 }
 
 func TestRetriesUntilSuccess(t *testing.T) {

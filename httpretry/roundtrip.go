@@ -44,7 +44,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	c := call{cfg: cfg, req: req, repeatable: repeatable(req), rewindable: rewindable(req)}
-	o := retry.Options{Clock: cfg.clock, Random: cfg.random, OnRetry: c.discard}
+	o := retry.Options{Caps: retry.Caps{Clock: cfg.clock, Random: cfg.random}, OnRetry: c.discard}
 	if cfg.guarded {
 		key := target(req.URL)
 		if cfg.breakers != nil {

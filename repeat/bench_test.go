@@ -20,7 +20,7 @@ func BenchmarkPollVirtual5m(b *testing.B) {
 	ok := func(context.Context) error { return nil }
 	b.ReportAllocs()
 	for b.Loop() {
-		o := retry.Options{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)}
+		o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)}}
 		if n, err := repeat.Repeat(ctx, o, s, ok); n != 11 || err != nil {
 			b.Fatal(n, err)
 		}

@@ -19,8 +19,7 @@ import (
 func TestConcurrentPollers(t *testing.T) {
 	var waits atomic.Int64
 	o := retry.Options{
-		Clock:   clockcap.Virtual(epoch),
-		Random:  randcap.Real(),
+		Caps:    retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Real()},
 		OnRetry: func(int, error, time.Duration) { waits.Add(1) },
 	}
 	s := schedule.Intersect{A: schedule.Backoff(time.Second, time.Minute), B: schedule.Times{N: 10}}

@@ -62,7 +62,7 @@ func TestSeedPollEveryThirtySeconds(t *testing.T) {
 		t.Run(fmt.Sprint("polls taking ", tt.took), func(t *testing.T) {
 			clock := clockcap.Virtual(epoch)
 			p := &poller{clock: clock, took: tt.took, failAt: 5}
-			n, err := repeat.Repeat(context.Background(), retry.Options{Clock: clock, Random: randcap.Seeded(1)}, every30s, p.op)
+			n, err := repeat.Repeat(context.Background(), retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, every30s, p.op)
 			if n != 4 || err != errBroken {
 				t.Errorf("Repeat = %d, %v; want 4, %v", n, err, errBroken)
 			}
@@ -118,7 +118,7 @@ func TestRepeat(t *testing.T) {
 			}
 			clock := clockcap.Virtual(start)
 			p := &poller{clock: clock, took: tt.took, failAt: tt.failAt}
-			n, err := repeat.Repeat(ctx, retry.Options{Clock: clock}, tt.sched, p.op)
+			n, err := repeat.Repeat(ctx, retry.Options{Caps: retry.Caps{Clock: clock}}, tt.sched, p.op)
 			if n != tt.wantRuns {
 				t.Errorf("%d runs, want %d", n, tt.wantRuns)
 			}
@@ -159,7 +159,7 @@ func TestOnRetry(t *testing.T) {
 	}
 	var got []call
 	clock := clockcap.Virtual(epoch)
-	o := retry.Options{Clock: clock, OnRetry: func(n int, err error, d time.Duration) { got = append(got, call{n, err, d}) }}
+	o := retry.Options{Caps: retry.Caps{Clock: clock}, OnRetry: func(n int, err error, d time.Duration) { got = append(got, call{n, err, d}) }}
 	s := schedule.Intersect{A: schedule.Fibonacci{Base: sec}, B: schedule.Times{N: 4}}
 	if n, err := repeat.Repeat(context.Background(), o, s, func(context.Context) error { return nil }); n != 4 || err != nil {
 		t.Fatalf("Repeat = %d, %v", n, err)
@@ -172,7 +172,7 @@ func TestOnRetry(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	ctx := context.Background()
-	o := retry.Options{Clock: clockcap.Virtual(epoch)}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}
 	t.Run("nil op", func(t *testing.T) {
 		n, err := repeat.Repeat(ctx, o, every30s, nil)
 		if n != 0 || err == nil || err.Error() != "repeat: nil operation" {
@@ -229,7 +229,7 @@ func TestPanicPropagates(t *testing.T) {
 			t.Errorf("recovered %v after %d runs, want boom after 2", r, runs)
 		}
 	}()
-	_, _ = repeat.Repeat(context.Background(), retry.Options{Clock: clockcap.Virtual(epoch)}, every30s, func(context.Context) error {
+	_, _ = repeat.Repeat(context.Background(), retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}, every30s, func(context.Context) error {
 		if runs++; runs == 2 {
 			panic("boom")
 		}
@@ -249,7 +249,7 @@ func TestCancelDuringWait(t *testing.T) {
 	}
 	done := make(chan result)
 	go func() {
-		n, err := repeat.Repeat(ctx, retry.Options{Clock: clock}, every30s, func(context.Context) error { return nil })
+		n, err := repeat.Repeat(ctx, retry.Options{Caps: retry.Caps{Clock: clock}}, every30s, func(context.Context) error { return nil })
 		done <- result{n, err}
 	}()
 	for range 2 { // let two runs happen

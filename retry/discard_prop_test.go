@@ -84,8 +84,7 @@ func TestPropDiscardOnce(t *testing.T) {
 			return r, err
 		}
 		o := retry.Options{
-			Clock:  clockcap.Virtual(epoch),
-			Random: randcap.Seeded(1),
+			Caps: retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)},
 			OnRetry: func(attempt int, _ error, _ time.Duration) {
 				if attempt == hookPanicAt {
 					panic(panicked{})

@@ -44,7 +44,7 @@
 // retry loop in microseconds and can assert every wait:
 //
 //	clock := clockcap.Virtual(time.Now())
-//	_, err := retry.Retry(ctx, retry.Options{Clock: clock, Random: randcap.Seeded(1)}, policy, alwaysFails)
+//	_, err := retry.Retry(ctx, retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, policy, alwaysFails)
 //	// clock.Sleeps() holds the four waits before attempts 2 to 5.
 //
 // # Cost

@@ -38,8 +38,7 @@ func ExampleDo() {
 		resp.Body.Close()
 	}
 	o := retry.Options{
-		Clock:  clockcap.Virtual(time.Now()),
-		Random: randcap.Seeded(1),
+		Caps: retry.Caps{Clock: clockcap.Virtual(time.Now()), Random: randcap.Seeded(1)},
 		OnRecovered: func(attempts int, reason string) {
 			fmt.Printf("recovered from %s after %d attempts\n", reason, attempts)
 		},
@@ -62,7 +61,7 @@ func ExampleDo() {
 // AttemptOf tells an operation which attempt it is making, and whether the
 // schedule allows another.
 func ExampleAttemptOf() {
-	o := retry.Options{Clock: clockcap.Virtual(time.Now())}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(time.Now())}}
 	_, _ = retry.Retry(context.Background(), o, schedule.Times{N: 3}, func(ctx context.Context) (int, error) {
 		a := retry.AttemptOf(ctx)
 		fmt.Printf("attempt %d, last: %v\n", a.Number, a.Last)

@@ -46,8 +46,7 @@ func TestDoRetriesA503WithoutError(t *testing.T) {
 	}
 	var recovered []any
 	o := retry.Options{
-		Clock:       clockcap.Virtual(epoch),
-		Random:      randcap.Seeded(1),
+		Caps:        retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)},
 		OnRecovered: func(n int, reason string) { recovered = append(recovered, n, reason) },
 	}
 	r, err := retry.Do(context.Background(), o, schedule.Times{N: 5}, byStatus, closeBody, op)
@@ -69,7 +68,7 @@ func TestDoGivesUpWithTheLastResult(t *testing.T) {
 		return got[len(got)-1], nil
 	}
 	var gaveUp *retry.Error
-	o := retry.Options{Clock: clockcap.Virtual(epoch), OnGiveUp: func(e *retry.Error) { gaveUp = e }}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}, OnGiveUp: func(e *retry.Error) { gaveUp = e }}
 	r, err := retry.Do(context.Background(), o, schedule.Times{N: 3}, byStatus, closeBody, op)
 	e := asError(t, err)
 	want := retry.Error{Attempts: 3, Reason: retry.Exhausted, Label: "status_503"}
@@ -97,7 +96,7 @@ func TestDoJudgementRetryAfter(t *testing.T) {
 		return retry.Judgement{Verdict: verdict.Success}
 	}
 	op := func(context.Context) (int, error) { n++; return n, nil }
-	o := retry.Options{Clock: clock, Random: randcap.Seeded(1)}
+	o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}
 	if _, err := retry.Do(context.Background(), o, schedule.Times{N: 5}, judge, nil, op); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +125,7 @@ func TestAttemptOf(t *testing.T) {
 		got = append(got, seen{a.Number, a.Last})
 		return 0, errFlaky
 	}
-	o := retry.Options{Clock: clockcap.Virtual(epoch)}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}
 	_, err := retry.Retry(context.Background(), o, schedule.Times{N: 4}, op)
 	e := asError(t, err)
 	want := []seen{{1, false}, {2, false}, {3, false}, {4, true}}
@@ -157,7 +156,7 @@ func TestAttemptLeft(t *testing.T) {
 		return 0, errFlaky
 	}
 	s := schedule.Intersect{A: schedule.Exponential{Base: 10 * time.Second, FactorPct: 100, Cap: time.Minute}, B: schedule.Times{N: 3}}
-	_, _ = retry.Retry(ctx, retry.Options{Clock: clock}, s, op)
+	_, _ = retry.Retry(ctx, retry.Options{Caps: retry.Caps{Clock: clock}}, s, op)
 	if diff := cmp.Diff([]time.Duration{50 * time.Second, 40 * time.Second}, left); diff != "" {
 		t.Errorf("time left (-want +got):\n%s", diff)
 	}
@@ -174,7 +173,7 @@ func TestDoBreakerRecordsJudgement(t *testing.T) {
 		t.Fatal(err)
 	}
 	op := func(context.Context) (*response, error) { return &response{status: 503}, nil }
-	o := retry.Options{Clock: clockcap.Virtual(epoch), Breaker: b}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}, Breaker: b}
 	_, err = retry.Do(context.Background(), o, schedule.Times{N: 5}, byStatus, closeBody, op)
 	if !errors.Is(err, breaker.ErrOpen) {
 		t.Errorf("err = %v, want the breaker open after judged failures", err)

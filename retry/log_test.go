@@ -50,7 +50,7 @@ func TestLogging(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			o := retry.Options{Clock: clockcap.Virtual(epoch), Logger: logger(&buf, tt.level)}
+			o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch), Logger: logger(&buf, tt.level)}}
 			_, _ = retry.Retry(context.Background(), o, s, tt.op)
 			var got []string
 			if out := strings.TrimSpace(buf.String()); out != "" {

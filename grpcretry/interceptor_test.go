@@ -39,9 +39,9 @@ func intercept(t *testing.T, c grpcretry.Config) grpc.UnaryClientInterceptor {
 
 // virtual returns runner options on a virtual clock, so retries wait no
 // real time, and the clock.
-func virtual() (retry.Options, *clockcap.VirtualClock) {
+func virtual() (grpcretry.Options, *clockcap.VirtualClock) {
 	clock := clockcap.Virtual(time.Now())
-	return retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, clock
+	return grpcretry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, clock
 }
 
 func TestRetriesUntilSuccess(t *testing.T) {

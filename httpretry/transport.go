@@ -13,6 +13,7 @@ import (
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -96,20 +97,17 @@ type Transport struct {
 	// schedule limits retries. It is an error together with Budgets.
 	Unthrottled bool
 
-	// Clock reads the time and waits between attempts; nil means
-	// clockcap.Real(). Random seeds each request's jitter; nil means
-	// randcap.Real(). Tests pin both.
-	Clock  clockcap.Clock
-	Random randcap.Random
+	// Caps are the clock, which reads the time and waits between attempts
+	// (nil means clockcap.Real()), the random source, which seeds each
+	// request's jitter (nil means randcap.Real()), and the logger, which
+	// gets a debug record for each retry. Tests pin the first two.
+	retry.Caps
 
 	// OnRetry, if not nil, is called before each wait with the request,
 	// the number of the attempt that just failed (from 1), its error (a
 	// *StatusError for a response) and the delay before the next attempt.
 	// The failed attempt's response, if any, is already closed.
 	OnRetry func(req *http.Request, attempt int, err error, delay time.Duration)
-
-	// Logger, if not nil, gets a debug record for each retry.
-	Logger *slog.Logger
 
 	once sync.Once
 	cfg  config

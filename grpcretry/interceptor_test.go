@@ -215,7 +215,7 @@ func TestAttemptTimeout(t *testing.T) {
 	opts, _ := virtual()
 	opts.AttemptTimeout = 50 * time.Millisecond
 	var retried []codes.Code
-	opts.OnRetry = func(_ int, err error, _ time.Duration) { retried = append(retried, status.Code(err)) }
+	opts.OnRetry = func(_ int, err error, _ time.Duration, _ string) { retried = append(retried, status.Code(err)) }
 	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -314,7 +314,7 @@ func TestConnectionClosed(t *testing.T) {
 	})
 	opts, _ := virtual()
 	var retried []codes.Code
-	opts.OnRetry = func(_ int, err error, _ time.Duration) { retried = append(retried, status.Code(err)) }
+	opts.OnRetry = func(_ int, err error, _ time.Duration, _ string) { retried = append(retried, status.Code(err)) }
 	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

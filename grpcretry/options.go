@@ -22,7 +22,7 @@ type Options struct {
 	MaxPushback time.Duration
 
 	// OnRetry, OnGiveUp and OnRecovered are retry.Options' hooks.
-	OnRetry     func(attempt int, err error, delay time.Duration)
+	OnRetry     func(attempt int, err error, delay time.Duration, reason string)
 	OnGiveUp    func(e *retry.Error)
 	OnRecovered func(attempts int, reason string)
 }

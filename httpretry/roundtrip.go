@@ -143,7 +143,7 @@ func (c *call) verdict(error) verdict.Verdict { return c.v }
 // discard is the runner's OnRetry hook: a retry has been decided, so the
 // failed attempt's response, if any, is drained and closed before the
 // wait, which lets its connection serve other requests meanwhile.
-func (c *call) discard(attempt int, err error, delay time.Duration) {
+func (c *call) discard(attempt int, err error, delay time.Duration, _ string) {
 	if c.resp != nil {
 		drain(c.req.Context(), c.resp)
 		c.resp = nil

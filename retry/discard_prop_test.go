@@ -85,7 +85,7 @@ func TestPropDiscardOnce(t *testing.T) {
 		}
 		o := retry.Options{
 			Caps: retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)},
-			OnRetry: func(attempt int, _ error, _ time.Duration) {
+			OnRetry: func(attempt int, _ error, _ time.Duration, _ string) {
 				if attempt == hookPanicAt {
 					panic(panicked{})
 				}

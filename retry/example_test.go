@@ -32,7 +32,7 @@ func ExampleRetryWhile() {
 	clock := clockcap.Virtual(time.Now())
 	o := retry.Options{
 		Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)},
-		OnRetry: func(attempt int, err error, delay time.Duration) {
+		OnRetry: func(attempt int, err error, delay time.Duration, _ string) {
 			fmt.Printf("attempt %d: %v; retrying in %v\n", attempt, err, delay.Round(time.Millisecond))
 		},
 	}

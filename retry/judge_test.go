@@ -45,8 +45,10 @@ func TestDoRetriesA503WithoutError(t *testing.T) {
 		return r, nil
 	}
 	var recovered []any
+	var h hookLog
 	o := retry.Options{
 		Caps:        retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)},
+		OnRetry:     h.hook,
 		OnRecovered: func(n int, reason string) { recovered = append(recovered, n, reason) },
 	}
 	r, err := retry.Do(context.Background(), o, schedule.Times{N: 5}, byStatus, closeBody, op)
@@ -58,6 +60,9 @@ func TestDoRetriesA503WithoutError(t *testing.T) {
 	}
 	if diff := cmp.Diff([]any{3, "status_503"}, recovered); diff != "" {
 		t.Errorf("OnRecovered (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"status_503", "status_503"}, h.reasons); diff != "" {
+		t.Errorf("OnRetry reasons (-want +got):\n%s", diff)
 	}
 }
 

@@ -36,10 +36,11 @@ type Options struct {
 	MaxPushback time.Duration
 
 	// OnRetry, if not nil, is called before each wait with the number of
-	// the attempt that just ended (from 1), its error and the delay chosen
-	// before the next one. It runs on the caller's goroutine and must
+	// the attempt that just ended (from 1), its error, the delay chosen
+	// before the next one and the reason of its judgement (see Judgement;
+	// empty unless a Judge gave one). It runs on the caller's goroutine and must
 	// not block for long.
-	OnRetry func(attempt int, err error, delay time.Duration)
+	OnRetry func(attempt int, err error, delay time.Duration, reason string)
 
 	// OnGiveUp, if not nil, is called when the runner gives up on an
 	// outcome it would have retried, with the *Error it returns; e.Label

@@ -257,7 +257,7 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Budget, Err: err}, jd.Reason))
 		}
 		if o.OnRetry != nil {
-			o.OnRetry(attempt, err, wait)
+			o.OnRetry(attempt, err, wait, jd.Reason)
 		}
 		if o.Logger != nil {
 			o.logRetry(ctx, attempt, wait, jd.Reason, err)

@@ -305,6 +305,7 @@ func TestOnRetry(t *testing.T) {
 		attempts: []int{1, 2, 3},
 		errs:     []error{errFlaky, pushed, errTimeout},
 		delays:   []time.Duration{sec, 5 * sec, 4 * sec},
+		reasons:  []string{"", "", ""},
 	}
 	if diff := cmp.Diff(want, h, cmp.AllowUnexported(hookLog{}), cmpopts.EquateErrors()); diff != "" {
 		t.Errorf("OnRetry calls (-want +got):\n%s", diff)

@@ -80,7 +80,7 @@ func run(w io.Writer) error {
 		Breakers:      breakers,
 		Options: grpcretry.Options{
 			AttemptTimeout: time.Second,
-			OnRetry: func(attempt int, err error, delay time.Duration) {
+			OnRetry: func(attempt int, err error, delay time.Duration, _ string) {
 				fmt.Fprintf(w, "client: attempt %d failed with %v; retrying\n", attempt, status.Code(err))
 			},
 		},

@@ -293,9 +293,6 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 	}
 }
 
-// orNil returns err; it exists so that recovered's hook runs first.
-func orNil(_ error, err error) error { return err }
-
 // giveUp records reason, the label of the last judgement, in e, logs e,
 // calls OnGiveUp and returns e.
 func (o *Options) giveUp(ctx context.Context, e *Error, reason string) error {

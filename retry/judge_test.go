@@ -9,10 +9,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
+	"pgregory.net/rapid"
 )
 
 // response stands for an HTTP response: a status and a body to close.
@@ -207,4 +209,53 @@ func BenchmarkDoFirstTry(b *testing.B) {
 	for b.Loop() {
 		_, _ = retry.Do(ctx, retry.Options{}, s, byStatus, closeBody, op)
 	}
+}
+
+// TestPropAttemptNumbers: over random schedules and failure counts, the
+// attempt numbers op sees run 1, 2, 3, … and the last equals the attempts
+// the *Error counts; Last is never true before an attempt the schedule
+// still allows.
+func TestPropAttemptNumbers(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := schedgen.Gen().Draw(t, "schedule")
+		failures := rapid.IntRange(0, 30).Draw(t, "failures")
+		seed := rapid.Uint64().Draw(t, "seed")
+		limits := schedule.Bounds(s)
+		var seen []int
+		judge := func(n int, err error) retry.Judgement {
+			if err != nil {
+				return retry.Judgement{Verdict: verdict.Transient, Reason: "flaky"}
+			}
+			return retry.Judgement{Verdict: verdict.Success}
+		}
+		o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(seed)}}
+		_, err := retry.Do(context.Background(), o, s, judge, nil, func(ctx context.Context) (int, error) {
+			a := retry.AttemptOf(ctx)
+			if a.Last && a.Number < limits.MaxAttempts {
+				t.Fatalf("attempt %d says Last, but the schedule allows %d", a.Number, limits.MaxAttempts)
+			}
+			seen = append(seen, a.Number)
+			if len(seen) > 200 {
+				return 0, nil // a schedule that never stops: end here
+			}
+			if len(seen) <= failures {
+				return 0, errFlaky
+			}
+			return 0, nil
+		})
+		for i, n := range seen {
+			if n != i+1 {
+				t.Fatalf("attempt numbers %v, want 1, 2, 3, …", seen)
+			}
+		}
+		var e *retry.Error
+		if errors.As(err, &e) {
+			if e.Attempts != len(seen) {
+				t.Fatalf("Error.Attempts = %d, op saw %d attempts", e.Attempts, len(seen))
+			}
+			if e.Attempts > limits.MaxAttempts {
+				t.Fatalf("%d attempts, more than the %d schedule.Bounds allows", e.Attempts, limits.MaxAttempts)
+			}
+		}
+	})
 }

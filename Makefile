@@ -1,15 +1,13 @@
 # Targets: test (what CI runs), bench, fuzz, lint, cover, bench-peers.
 GO          ?= go
-STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Property tests run at a larger size here than in the quick -race pass.
 RAPID_CHECKS ?= 1000
 PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}{{end}}' ./... | awk '/pgregory.net\/rapid/ {print $$1}')
 FUZZTIME    ?= 30s
-BENCHSTAT   ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: test vet race props bench fuzz lint cover bench-test bench-peers grpc-test
+.PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test
 
-test: vet race props bench-test grpc-test
+test: vet race props bench-test grpc-test pg-test
 
 vet:
 	$(GO) vet ./...
@@ -30,10 +28,29 @@ fuzz:
 	  done; \
 	done
 
-lint: vet
-	$(GO) run $(STATICCHECK) ./...
-	cd bench && $(GO) run $(STATICCHECK) ./...
-	cd grpcretry && $(GO) run $(STATICCHECK) ./...
+# staticcheck and benchstat are pinned by the tool directives in go.mod;
+# the nested modules borrow the main module's copy through -modfile.
+STATICCHECK  = $(GO) tool -modfile=$(CURDIR)/go.mod staticcheck
+
+# Every module of the workspace (go.work), for the tidy check.
+MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
+
+# internal/exhaustive: every type switch over the schedule variants names
+# them all (make test runs it too, with the other tests).
+lint: vet tidy
+	$(GO) tool staticcheck ./...
+	$(GO) test -count=1 ./internal/exhaustive
+	cd bench && $(STATICCHECK) ./...
+	cd grpcretry && $(STATICCHECK) ./...
+	cd pgretry && $(STATICCHECK) ./...
+
+# tidy fails when any module's go.mod or go.sum is not what go mod tidy
+# would write. Each module is tidied on its own (GOWORK=off), as a user
+# who depends on it sees it.
+tidy:
+	@for d in $(MODULES); do \
+	  (cd $$d && GOWORK=off $(GO) mod tidy -diff >/dev/null) || { echo "$$d: go.mod is not tidy: run GOWORK=off go mod tidy there"; exit 1; }; \
+	done
 
 cover:
 	$(GO) test -coverprofile=cover.out ./...
@@ -50,6 +67,13 @@ bench-test:
 grpc-test:
 	cd grpcretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
+# pgretry/ is a module of its own (pgx stays out of the main go.mod); its
+# tests start PostgreSQL from /usr/lib/postgresql/*/bin (Debian's
+# postgresql package, which .ci/run installs) and fail without it when
+# CI=true.
+pg-test:
+	cd pgretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
 # recur against its peers, side by side: -count 10 and benchstat, one
 # column per library. The raw numbers stay in bench/bench.txt. The breaker
 # and budget rows run again at -cpu 1 (their rows without the -N suffix).
@@ -58,4 +82,4 @@ bench-peers: .SHELLFLAGS := -o pipefail -c
 bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
 	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(Breaker|Budget)' -benchmem -count 10 -cpu 1 . | tee -a bench.txt
-	cd bench && $(GO) run $(BENCHSTAT) -col /lib bench.txt
+	cd bench && $(GO) tool -modfile=$(CURDIR)/go.mod benchstat -col /lib bench.txt

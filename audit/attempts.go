@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )
@@ -76,12 +77,12 @@ func fastestRun(s schedule.Schedule, d time.Duration, limit int) (n int, ok bool
 	r := interp.Start(leastDraws(s), 0)
 	var start time.Duration
 	for n = 1; n <= limit; n++ {
-		end := schedule.AddSat(start, d)
+		end := sat.AddDur(start, d)
 		delay, more := r.Next(start, end)
 		if !more {
 			return n, true
 		}
-		start = schedule.AddSat(end, delay)
+		start = sat.AddDur(end, delay)
 	}
 	return 0, false
 }
@@ -105,6 +106,8 @@ func leastDraws(s schedule.Schedule) schedule.Schedule {
 		return schedule.Intersect{A: leastDraws(v.A), B: leastDraws(v.B)}
 	case schedule.AndThen:
 		return schedule.AndThen{First: leastDraws(v.First), Then: leastDraws(v.Then)}
+	case schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Spaced, schedule.Times:
+		// These take the path after the switch.
 	}
 	return s
 }
@@ -132,6 +135,8 @@ func timeLimit(s schedule.Schedule) (time.Duration, bool) {
 		return bothLimited(v.A, v.B)
 	case schedule.Intersect:
 		return bothLimited(v.A, v.B)
+	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Spaced, schedule.Times:
+		// These take the path after the switch.
 	}
 	return 0, false
 }
@@ -150,9 +155,9 @@ func worstTime(s schedule.Schedule, n int, perAttempt time.Duration) time.Durati
 	if s == nil {
 		return perAttempt
 	}
-	w := schedule.AddSat(maxWait(s, n), schedule.MulSat(perAttempt, int64(n)))
+	w := sat.AddDur(maxWait(s, n), sat.MulDur(perAttempt, int64(n)))
 	if l, ok := timeLimit(s); ok {
-		w = min(w, schedule.AddSat(l, perAttempt))
+		w = min(w, sat.AddDur(l, perAttempt))
 	}
 	return w
 }
@@ -161,7 +166,8 @@ func worstTime(s schedule.Schedule, n int, perAttempt time.Duration) time.Durati
 // all, whatever its attempts take. When the waits do not depend on the
 // clock — no Spaced or UpTo, or only UpTos around such a policy, which
 // cut a run short but do not change its waits — that is the most waiting
-// of schedule.Bounds. Otherwise it is n−1 times the longest single wait:
+// of schedule.Bounds. Otherwise it is n−1 times the longest single wait
+// whatever the attempts take, schedule.MaxDelayAnyPace:
 // a clock-driven node that stops early can make others wait longer (a
 // Union waits for the shortest of the sides that continue, so when a
 // side stops, the other's longer waits take over), so waits that Bounds
@@ -170,7 +176,7 @@ func maxWait(s schedule.Schedule, n int) time.Duration {
 	if u := withoutUpTo(s); !interp.NeedsStart(u) {
 		return schedule.Bounds(u).MaxTotal
 	}
-	return schedule.MulSat(maxDelay(s), int64(max(n, 1)-1))
+	return sat.MulDur(schedule.MaxDelayAnyPace(s), int64(max(n, 1)-1))
 }
 
 // withoutUpTo returns s without the UpTo nodes that bound it from the
@@ -183,40 +189,8 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 		return schedule.Jittered{Inner: withoutUpTo(v.Inner), LowPct: v.LowPct, HighPct: v.HighPct}
 	case schedule.Capped:
 		return schedule.Capped{Inner: withoutUpTo(v.Inner), Max: v.Max}
+	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Spaced, schedule.Times, schedule.Union:
+		// These take the path after the switch.
 	}
 	return s
-}
-
-// maxDelay returns the longest single wait s can choose.
-func maxDelay(s schedule.Schedule) time.Duration {
-	switch v := s.(type) {
-	case schedule.Spaced:
-		return v.Every // the next slot is at most one period away
-	case schedule.Exponential:
-		if v.FactorPct == 100 {
-			return min(v.Base, v.Cap)
-		}
-		return v.Cap
-	case schedule.Fibonacci:
-		return schedule.MaxDuration
-	case schedule.Decorrelated:
-		return v.Cap
-	case schedule.Jittered:
-		d := schedule.MulSat(maxDelay(v.Inner), int64(v.HighPct))
-		if d == schedule.MaxDuration {
-			return d
-		}
-		return d / 100
-	case schedule.Capped:
-		return min(maxDelay(v.Inner), v.Max)
-	case schedule.UpTo:
-		return min(maxDelay(v.Inner), v.Budget)
-	case schedule.Union:
-		return max(maxDelay(v.A), maxDelay(v.B))
-	case schedule.Intersect:
-		return max(maxDelay(v.A), maxDelay(v.B))
-	case schedule.AndThen:
-		return max(maxDelay(v.First), maxDelay(v.Then))
-	}
-	return 0 // Times, Forever
 }

@@ -103,7 +103,7 @@ func openTime(b *Breaker) time.Duration {
 	if s == nil {
 		s = breaker.DefaultOpenFor
 	}
-	return schedule.Bounds(schedule.Intersect{A: s, B: schedule.Times{N: 2}}).MinTotal
+	return schedule.FirstWait(s).MinTotal
 }
 
 // random reports whether the waits of s vary from run to run: whether it
@@ -112,11 +112,13 @@ func openTime(b *Breaker) time.Duration {
 func random(s schedule.Schedule) bool {
 	switch v := s.(type) {
 	case schedule.Jittered:
-		if v.LowPct < v.HighPct && maxDelay(v.Inner) > 0 {
+		if v.LowPct < v.HighPct && schedule.MaxDelayAnyPace(v.Inner) > 0 {
 			return true
 		}
 	case schedule.Decorrelated:
 		return v.Base < v.Cap
+	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
+		// These take the path after the switch.
 	}
 	a, b := schedule.Children(s)
 	return a != nil && random(a) || b != nil && random(b)

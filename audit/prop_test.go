@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
@@ -88,12 +89,12 @@ func run(s schedule.Schedule, seed uint64, durs []time.Duration, limit int) (n i
 	r := interp.Start(s, seed)
 	var start time.Duration
 	for n = 1; ; n++ {
-		end = schedule.AddSat(start, durs[(n-1)%len(durs)])
+		end = sat.AddDur(start, durs[(n-1)%len(durs)])
 		d, ok := r.Next(start, end)
 		if !ok || n == limit {
 			return n, end
 		}
-		start = schedule.AddSat(end, d)
+		start = sat.AddDur(end, d)
 	}
 }
 

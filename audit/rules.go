@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/lint"
 	"github.com/recur-go/recur/schedule"
 )
@@ -323,7 +324,7 @@ func retryExceedsDeadline(_ Plan, ls []facts, report reportFunc) {
 			return
 		}
 		how := fmt.Sprintf("%s attempts of up to %s and up to %s of waiting", attemptsText(l.attempts), dur(l.perAttempt), dur(maxWait(l.s, l.attempts)))
-		if lim, ok := timeLimit(l.s); ok && schedule.AddSat(lim, l.perAttempt) == l.worst {
+		if lim, ok := timeLimit(l.s); ok && sat.AddDur(lim, l.perAttempt) == l.worst {
 			how = fmt.Sprintf("its upto budget of %s and one more attempt of up to %s", dur(lim), dur(l.perAttempt))
 		}
 		report(l, fmt.Sprintf("its retries can take %s (%s), more than the %s it has: the last ones work for a caller that has gone, or are cut short by the deadline",

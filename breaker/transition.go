@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/internal/sat"
 )
 
 // transition describes a state change for notify; the zero value is none.
@@ -36,7 +36,7 @@ func (b *Breaker) openLocked(now int64, from State, why string) transition {
 	default:
 		d = b.lastDelay
 	}
-	until := int64(schedule.AddSat(time.Duration(now), d))
+	until := int64(sat.AddDur(time.Duration(now), d))
 	b.until.Store(until)
 	b.openErr.Store(&OpenError{Name: b.s.Name, State: Open, Until: b.at(until), For: d})
 	b.opened++
@@ -52,7 +52,7 @@ func (b *Breaker) halfOpen(w uint64, now int64) {
 		return
 	}
 	b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
-	b.probeBy.Store(int64(schedule.AddSat(time.Duration(now), b.lastDelay)))
+	b.probeBy.Store(int64(sat.AddDur(time.Duration(now), b.lastDelay)))
 	b.enterLocked(now, HalfOpen)
 	b.mu.Unlock()
 	b.notify(transition{from: Open, to: HalfOpen})

@@ -50,17 +50,33 @@ func (c AdaptiveConfig) New() (Budget, error) {
 }
 
 // Adaptive is the SRE book's client-side adaptive throttling. Over a
-// sliding window it counts calls (attempts the client made or refused)
-// and accepts (attempts the target answered), and refuses each new
-// attempt, first or retry, with probability
+// sliding window it counts the attempts the target answered, those it
+// accepted, and those the throttle refused, and refuses each new attempt,
+// first or retry, with probability
 //
-//	max(0, (calls − K·accepts) / (calls + 1))
+//	max(0, (calls − K·accepts) / (calls + 8))
+//
+// where calls is answered plus refused attempts, as the book counts them,
+// but only while the target's answers alone show it accepting less than
+// one attempt in K (answered > K·accepts); otherwise it refuses nothing.
 //
 // While the target accepts at least one attempt in K, nothing is refused
 // and the throttle costs a few atomic loads per attempt. When it stops
 // accepting, the client sheds load before it reaches the wire, and still
 // lets a trickle through, whose accepts bring it back as the target
 // recovers.
+//
+// The 8 is grpc-go's RequestsPadding (its RLS adaptive throttler): it keeps
+// the first few failures from refusing nearly every call, as the book's
+// "+ 1" does (4 failures: 4/12 instead of 4/5). The condition on answered
+// attempts is what lets the throttle recover: refused attempts count as
+// calls the target did not accept, so without it the throttle's own
+// refusals keep the probability up. A target that accepts exactly one
+// attempt in K makes every refusal rate a fixed point, and one that has
+// recovered is let back in only by doubling the trickle each window.
+// With it, the throttle lets calls through again as soon as the answers
+// in the window, the failures that started the refusing included, show
+// the target accepting its share: within one window of its recovery.
 //
 // An attempt is counted when Record reports its outcome, or at once if
 // the throttle refuses it, so attempts in flight do not count: a client
@@ -73,26 +89,28 @@ func (c AdaptiveConfig) New() (Budget, error) {
 // reading the clock; only when that says to refuse does it read the clock
 // and judge again by the window as of now.
 type Adaptive struct {
-	win   window.Window // counters: aAccepts, aOthers; calls are their sum
+	win   window.Window // counters: aAccepts, aOthers, aRefused
 	k     float64
 	seed  uint64
 	clock clockcap.Clock
 	epoch time.Time
 	_     [64]byte
 
-	requests atomic.Uint64 // written by every call: a cache line of its own
-	_        [56]byte
+	requests  counter // written by every call: striped
+	refused   counter
+	retries   counter
+	throttled counter
 
-	mu        sync.Mutex
-	draws     atomic.Uint64
-	refused   atomic.Uint64
-	retries   atomic.Uint64
-	throttled atomic.Uint64
+	mu    sync.Mutex
+	draws atomic.Uint64
+
+	coin func() float64 // replaces uniform in tests; nil otherwise
 }
 
 const (
 	aAccepts = iota // calls the target accepted
-	aOthers         // calls it did not, or that the throttle refused
+	aOthers         // calls it answered but did not accept
+	aRefused        // calls the throttle refused
 )
 
 // NewAdaptive returns an Adaptive, or an error that names the bad
@@ -123,28 +141,28 @@ func NewAdaptive(c AdaptiveConfig) (*Adaptive, error) {
 
 // Request refuses a call with the throttle's probability.
 func (a *Adaptive) Request() bool {
-	a.requests.Add(1)
+	a.requests.Add()
 	if a.admit() {
 		return true
 	}
-	a.refused.Add(1)
+	a.refused.Add()
 	return false
 }
 
 // AllowRetry refuses a retry with the throttle's probability.
 func (a *Adaptive) AllowRetry() bool {
 	if a.admit() {
-		a.retries.Add(1)
+		a.retries.Add()
 		return true
 	}
-	a.throttled.Add(1)
+	a.throttled.Add()
 	return false
 }
 
 // admit decides whether to let an attempt through, and counts it as a
 // call if not.
 func (a *Adaptive) admit() bool {
-	// While calls ≤ K·accepts nothing is refused: no lock, no clock, and
+	// While answered ≤ K·accepts nothing is refused: no lock, no clock, and
 	// only counters that change at flushes are read. They may be a little
 	// stale, which only matters once they say "refuse", so that is
 	// checked again on fresh sums.
@@ -156,9 +174,8 @@ func (a *Adaptive) admit() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.win.FlushLocked(now)
-	acc, calls := float64(a.win.Sum(aAccepts)), float64(a.win.Sum(aAccepts)+a.win.Sum(aOthers))
-	if p := (calls - a.k*acc) / (calls + 1); p > 0 && a.uniform() < p {
-		a.win.AddLocked(aOthers, 1)
+	if p := a.probabilityLocked(); p > 0 && a.uniform() < p {
+		a.win.AddLocked(aRefused, 1)
 		return false
 	}
 	return true
@@ -168,6 +185,9 @@ func (a *Adaptive) admit() bool {
 // SplitMix64 of the seed and a draw counter, so a seeded throttle makes
 // the same decisions for the same calls.
 func (a *Adaptive) uniform() float64 {
+	if a.coin != nil {
+		return a.coin()
+	}
 	z := a.seed + a.draws.Add(1)*0x9e3779b97f4a7c15
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
@@ -205,8 +225,21 @@ func (a *Adaptive) Probability() float64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.win.FlushLocked(now)
-	acc, calls := float64(a.win.Sum(aAccepts)), float64(a.win.Sum(aAccepts)+a.win.Sum(aOthers))
-	return max(0, (calls-a.k*acc)/(calls+1))
+	return a.probabilityLocked()
+}
+
+// probabilityLocked returns the chance of refusing an attempt, by the
+// window as it is.
+func (a *Adaptive) probabilityLocked() float64 {
+	acc := float64(a.win.Sum(aAccepts))
+	sent := acc + float64(a.win.Sum(aOthers))
+	if sent <= a.k*acc {
+		return 0
+	}
+	calls := sent + float64(a.win.Sum(aRefused))
+	return (calls - a.k*acc) / (calls + padding)
 }
 
 func (a *Adaptive) now() int64 { return max(int64(a.clock.Now().Sub(a.epoch)), 0) }
+
+const padding = 8

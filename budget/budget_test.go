@@ -22,6 +22,9 @@ func TestConfigErrors(t *testing.T) {
 		{budget.TokenBucketConfig{MaxTokens: 1001}, "MaxTokens = 1001"},
 		{budget.TokenBucketConfig{TokenRatio: -0.1}, "TokenRatio = -0.1"},
 		{budget.TokenBucketConfig{TokenRatio: 0.0004}, "TokenRatio = 0.0004"},
+		{budget.TokenBucketConfig{TokenRatio: 0.0009}, "TokenRatio = 0.0009"}, // truncates to 0
+		{budget.TokenBucketConfig{TokenRatio: math.Inf(1)}, "TokenRatio = +Inf"},
+		{budget.TokenBucketConfig{TokenRatio: math.MaxFloat64}, "TokenRatio = 1.7976931348623157e+308"},
 		{budget.TokenBucketConfig{TokenRatio: math.NaN()}, "TokenRatio = NaN"},
 		{budget.TokenBucketConfig{MaxTokens: 2, TokenRatio: 3}, "TokenRatio = 3"},
 		{budget.RatioConfig{Percent: -5}, "Percent = -5"},
@@ -95,6 +98,63 @@ func TestTokenBucket(t *testing.T) {
 	}
 	if diff := cmp.Diff(budget.Stats{Retries: 5, Throttled: 13, Tokens: 5.1}, b.Stats()); diff != "" {
 		t.Errorf("Stats (-want +got):\n%s", diff)
+	}
+}
+
+// gRFC A6: "token_ratio ... will be parsed as float with up to three
+// decimal places; values beyond that will be truncated (e.g. 0.5466 is
+// treated as 0.546)". Each ratio is earned back by one success after one
+// failure from full (10 → 9 → 9 + ratio).
+func TestTokenRatioTruncatedAsA6Says(t *testing.T) {
+	var got []string
+	for _, ratio := range []float64{0.5466, 0.0019, 0.001, 0.1, 0.29, 0.3, 0.9999, 0.123456789} {
+		b, err := budget.NewTokenBucket(budget.TokenBucketConfig{TokenRatio: ratio})
+		if err != nil {
+			t.Fatalf("TokenRatio %v: %v", ratio, err)
+		}
+		b.Record(verdict.Failure)
+		b.Record(verdict.Success)
+		got = append(got, fmtTokens(b.Tokens()))
+	}
+	want := []string{"9.546", "9.001", "9.001", "9.1", "9.29", "9.3", "9.999", "9.123"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tokens after a failure and a success (-want +got):\n%s", diff)
+	}
+}
+
+// Config fields whose product or conversion would overflow are clamped
+// or rejected, never wrapped: a floor of MaxInt retries a second allows
+// every retry, over any window.
+func TestConfigOverflow(t *testing.T) {
+	for _, w := range []time.Duration{0, time.Second, math.MaxInt64} {
+		clock := clockcap.Virtual(epoch)
+		r, err := budget.NewRatio(budget.RatioConfig{MinPerSecond: math.MaxInt, Window: w, Clock: clock})
+		if err != nil {
+			t.Fatalf("Window %v: %v", w, err)
+		}
+		allowed := 0
+		for range 1000 {
+			if r.AllowRetry() {
+				allowed++
+			}
+		}
+		if allowed != 1000 {
+			t.Errorf("MinPerSecond = MaxInt, Window %v: %d of 1000 retries allowed; want all", w, allowed)
+		}
+	}
+	// The largest K and Window still throttle a dead target.
+	clock := clockcap.Virtual(epoch)
+	a, err := budget.NewAdaptive(budget.AdaptiveConfig{K: math.MaxFloat64, Window: math.MaxInt64, Clock: clock, Random: randcap.Seeded(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 100 {
+		if a.Request() {
+			a.Record(verdict.Failure)
+		}
+	}
+	if p := a.Probability(); !(p > 0.5 && p < 1) {
+		t.Errorf("K = MaxFloat64 after 100 failures: probability %v; want in (0.5, 1)", p)
 	}
 }
 
@@ -181,10 +241,10 @@ func TestAdaptive(t *testing.T) {
 	if p := a.Probability(); p != 0 {
 		t.Errorf("healthy probability = %v", p)
 	}
-	// The target refuses everything: 100 accepts allow 200 calls, then
-	// the throttle lets the c-th call through with probability
-	// (2·100 + 1)/(c + 1), about 201·ln(1100/200) ≈ 343 more of the
-	// remaining 900.
+	// The target refuses everything: 100 accepts allow 100 failures
+	// (answered ≤ 2·accepts), then the throttle lets the c-th call
+	// through with probability (2·100 + 8)/(c + 8), about
+	// 208·ln(1108/208) ≈ 348 more of the remaining 900.
 	sent := 0
 	for range 1000 {
 		if a.Request() {
@@ -193,11 +253,11 @@ func TestAdaptive(t *testing.T) {
 		}
 	}
 	p := a.Probability()
-	if want := (1100 - 2*100.0) / 1101; math.Abs(p-want) > 1e-9 {
+	if want := (1100 - 2*100.0) / 1108; math.Abs(p-want) > 1e-9 {
 		t.Errorf("probability after 1100 calls, 100 accepts = %v; want %v", p, want)
 	}
 	if sent < 400 || sent > 480 {
-		t.Errorf("sent %d of 1000 calls to a dead target; want about 100 + 343", sent)
+		t.Errorf("sent %d of 1000 calls to a dead target; want about 100 + 348", sent)
 	}
 	// Two minutes later the history is gone.
 	clock.Advance(2 * time.Minute)

@@ -21,8 +21,10 @@
 //     1.1× calls plus the floor.
 //   - Adaptive is the SRE book's client-side adaptive throttling: it
 //     refuses attempts, first ones included, with probability
-//     max(0, (calls − K·accepts)/(calls + 1)) over the last 2 minutes, so a
-//     client whose target rejects most calls stops sending most of them.
+//     (calls − K·accepts)/(calls + 8) over the last 2 minutes while the
+//     target accepts fewer than one attempt in K, so a client whose target
+//     rejects most calls stops sending most of them, and sends them all
+//     again within a window of its recovery.
 //     It is load shedding rather than a retry budget, and combines with
 //     either of the others.
 //

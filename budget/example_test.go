@@ -77,10 +77,10 @@ func ExampleAdaptive() {
 			a.Record(verdict.Retryable)
 		}
 	}
-	// 200 calls, 50 accepted: (200 − 2·50)/(200 + 1)
+	// 200 calls, 50 accepted: (200 − 2·50)/(200 + 8)
 	fmt.Printf("refusing %.0f%% of calls\n", 100*a.Probability())
 	// Output:
-	// refusing 50% of calls
+	// refusing 48% of calls
 }
 
 // A registry keeps one budget per target.

@@ -6,8 +6,12 @@ func Exact(b Budget) Budget {
 	switch b := b.(type) {
 	case *Ratio:
 		b.win.Init(b.win.Width(), true)
+		b.exact = true
 	case *Adaptive:
 		b.win.Init(b.win.Width(), true)
 	}
 	return b
 }
+
+// SetCoin makes a's coin flips return f() instead of its random numbers.
+func SetCoin(a *Adaptive, f func() float64) { a.coin = f }

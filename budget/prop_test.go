@@ -65,7 +65,7 @@ func TestPropTokenBucketMatchesModel(t *testing.T) {
 type windowModel struct {
 	width time.Duration
 	now   time.Duration
-	times [2][]time.Duration
+	times [3][]time.Duration
 }
 
 func (m *windowModel) add(c int) { m.times[c] = append(m.times[c], m.now) }
@@ -142,9 +142,11 @@ func uniform(seed, n uint64) float64 {
 }
 
 // TestPropAdaptiveMatchesModel: each attempt is refused with probability
-// max(0, (calls − K·accepts)/(calls + 1)) over the window, judged first on
-// the window as of its last update (no clock read) and, when that says
-// refuse, again as of now. A call counts when refused or recorded.
+// (calls − K·accepts)/(calls + 8) over the window while answered attempts
+// exceed K·accepts, and never otherwise, judged first on the window as of
+// its last update (no clock read) and, when that says refuse, again as of
+// now. An attempt counts as answered when recorded, as a call when
+// recorded or refused.
 func TestPropAdaptiveMatchesModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		k := rapid.SampledFrom([]float64{1, 1.5, 2, 3}).Draw(t, "K")
@@ -160,19 +162,22 @@ func TestPropAdaptiveMatchesModel(t *testing.T) {
 		var last time.Duration // when the window was last updated
 		var draws uint64
 		var want budget.Stats
+		// Counters: 0 answered attempts, 1 accepted ones, 2 refused ones.
 		admit := func() bool {
-			calls, accepts := float64(m.sum(0, last)), float64(m.sum(1, last))
-			if calls <= k*accepts {
+			answered, accepts := float64(m.sum(0, last)), float64(m.sum(1, last))
+			if answered <= k*accepts {
 				return true
 			}
 			last = m.now
-			calls, accepts = float64(m.sum(0, m.now)), float64(m.sum(1, m.now))
-			if p := (calls - k*accepts) / (calls + 1); p > 0 {
-				draws++
-				if uniform(seed, draws) < p {
-					m.add(0)
-					return false
-				}
+			answered, accepts = float64(m.sum(0, m.now)), float64(m.sum(1, m.now))
+			if answered <= k*accepts {
+				return true
+			}
+			calls := answered + float64(m.sum(2, m.now))
+			draws++
+			if uniform(seed, draws) < (calls-k*accepts)/(calls+8) {
+				m.add(2)
+				return false
 			}
 			return true
 		}

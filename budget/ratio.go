@@ -2,6 +2,7 @@ package budget
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +17,11 @@ const (
 	DefaultPercent      = 10
 	DefaultMinPerSecond = 1
 	DefaultRatioWindow  = 10 * time.Second
+	// MaxFloor caps the retries MinPerSecond allows in one window, so
+	// that no MinPerSecond and Window overflow the budget's counts: it
+	// is far more than any window holds, so a floor clamped to it still
+	// allows every retry.
+	MaxFloor = 1 << 50
 )
 
 // RatioConfig configures a Ratio budget.
@@ -26,13 +32,14 @@ type RatioConfig struct {
 	// MinPerSecond is a floor: the window may always hold MinPerSecond
 	// retries per second of its length, so a client that makes few calls
 	// can still retry now and then. Zero means 1; a negative value means
-	// no floor.
+	// no floor; a floor too large to count is clamped to MaxFloor.
 	MinPerSecond int
 	// Window is how far back calls and retries are counted, as 10
 	// buckets of Window/10. Zero means 10 s; less than 10 ns is an error.
 	Window time.Duration
-	// Clock reads the time; nil means clockcap.Real(). It is read when a
-	// retry asks and, on a busy client, about once every 64 calls.
+	// Clock reads the time; nil means clockcap.Real(). It is read on
+	// every call of a quiet client and, on a busy one, about once every
+	// 64 calls and every 16 retries.
 	Clock clockcap.Clock
 }
 
@@ -56,21 +63,51 @@ func (c RatioConfig) New() (Budget, error) {
 //
 // A Ratio counts load, not health: Record does nothing, and a retry is
 // counted when AllowRetry allows it. It never refuses a first attempt.
+//
+// AllowRetry mostly takes no lock and reads no clock: each update of the
+// window works out how many retries it may still take, and AllowRetry
+// takes one of them with a compare-and-swap. The window is updated by
+// calls, about once every 64 on a busy client and on every call on a
+// quiet one, and by every 16th retry allowed; a retry that finds none
+// left takes the lock, without the clock, only when the calls since the
+// last update allow one more, and counts them. So retries are never
+// refused for want of an update, and are allowed by a window at most
+// that many events old: a few more than Percent may be allowed while
+// calls leave the window between updates (the next update counts them as
+// owed), and when a busy client falls quiet, the first few dozen events
+// after the pause may be judged by calls that have since left the window.
 type Ratio struct {
 	win   window.Window // counters: rCalls, rRetries
 	clock clockcap.Clock
 	epoch time.Time
 	pct   int64
 	floor int64 // retries always allowed in a window
+	exact bool  // update the window for every retry (tests)
+	// calls is the window's calls as of the last update or credit: once
+	// no retry is left, a retry takes the lock only if the calls since
+	// then allow one more.
+	calls atomic.Int64
+	_     [64]byte
+
+	// left is how many more retries the window may take: what the last
+	// update gave (negative: owed), plus what calls since earned, less
+	// those allowed since; updating while an update moves those into the
+	// window. Written by every retry allowed: a cache line of its own.
+	left atomic.Int64
+	_    [56]byte
 
 	mu        sync.Mutex
-	throttled atomic.Uint64
+	given     int64 // left as the last update set it, plus credits
+	throttled counter
 }
 
 const (
 	rCalls = iota
 	rRetries
 )
+
+// updating is left's value while an update is under way.
+const updating = math.MinInt64
 
 // NewRatio returns a Ratio budget, or an error that names the bad field of
 // c.
@@ -97,15 +134,17 @@ func NewRatio(c RatioConfig) (*Ratio, error) {
 		c.Clock = clockcap.Real()
 	}
 	r := &Ratio{clock: c.Clock, epoch: c.Clock.Now(), pct: int64(c.Percent)}
-	r.floor = int64(float64(c.MinPerSecond) * c.Window.Seconds())
+	r.floor = int64(min(float64(c.MinPerSecond)*c.Window.Seconds(), MaxFloor))
 	r.win.Init(int64(c.Window)/window.Buckets, false)
+	r.given = r.floor
+	r.left.Store(r.given)
 	return r, nil
 }
 
 // Request counts the call and allows it.
 func (r *Ratio) Request() bool {
 	if r.win.Add(rCalls, 1) && r.mu.TryLock() {
-		r.win.FlushLocked(r.now())
+		r.updateLocked(r.now())
 		r.mu.Unlock()
 	}
 	return true
@@ -115,16 +154,83 @@ func (r *Ratio) Request() bool {
 // this one included, stay within Percent percent of its calls plus the
 // floor.
 func (r *Ratio) AllowRetry() bool {
-	now := r.now()
+	for !r.exact {
+		l := r.left.Load()
+		switch {
+		case l > 0:
+			if !r.left.CompareAndSwap(l, l-1) {
+				continue
+			}
+			if l%16 == 0 && r.mu.TryLock() { // every 16th: update
+				r.updateLocked(r.now())
+				r.mu.Unlock()
+			}
+			return true
+		case l != updating && l+r.credit() <= 0:
+			r.throttled.Add()
+			return false
+		}
+		break // calls since the last update allow one, or it is under way
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.win.FlushLocked(now)
-	if (r.win.Sum(rRetries)+1)*100 <= r.win.Sum(rCalls)*r.pct+r.floor*100 {
-		r.win.AddLocked(rRetries, 1)
+	if r.exact {
+		r.updateLocked(r.now())
+	} else {
+		r.creditLocked()
+	}
+	if r.take() > 0 {
+		if r.exact { // count it at its time, not at the next update's
+			r.given--
+			r.win.AddLocked(rRetries, 1)
+		}
 		return true
 	}
-	r.throttled.Add(1)
+	r.throttled.Add()
 	return false
+}
+
+// take takes one of the retries left, if there is one, and returns how
+// many there were before it.
+func (r *Ratio) take() int64 {
+	for {
+		l := r.left.Load()
+		if l <= 0 || r.left.CompareAndSwap(l, l-1) {
+			return l
+		}
+	}
+}
+
+// credit returns how many more retries the calls since the last update
+// allow.
+func (r *Ratio) credit() int64 {
+	return r.win.Sum(rCalls)*r.pct/100 - r.calls.Load()*r.pct/100
+}
+
+// creditLocked adds the retries that the calls since the last update
+// allow, without reading the clock. Until the next update it counts the
+// calls that have left the window since the last one, so it may allow a
+// few retries too many; the next update counts them against the retries
+// left (which may then be negative: a debt that later calls pay first).
+func (r *Ratio) creditLocked() {
+	more := r.credit()
+	r.calls.Store(r.win.Sum(rCalls))
+	r.given += more
+	r.left.Add(more)
+}
+
+// updateLocked updates the window to time now, moves the retries allowed
+// since the last update into its newest bucket, and works out how many
+// more retries it may take: a negative number when it holds more than it
+// should.
+func (r *Ratio) updateLocked(now int64) {
+	taken := r.given - r.left.Swap(updating)
+	r.win.FlushLocked(now)
+	r.win.AddLocked(rRetries, taken)
+	calls := r.win.Sum(rCalls)
+	r.calls.Store(calls)
+	r.given = calls*r.pct/100 + r.floor - r.win.Sum(rRetries)
+	r.left.Store(r.given)
 }
 
 // Record does nothing: a Ratio counts calls and retries, not outcomes.
@@ -136,7 +242,7 @@ func (r *Ratio) Stats() Stats {
 	defer r.mu.Unlock()
 	return Stats{
 		Requests:  uint64(r.win.LifetimeLocked(rCalls)),
-		Retries:   uint64(r.win.LifetimeLocked(rRetries)),
+		Retries:   uint64(r.win.LifetimeLocked(rRetries) + r.given - r.left.Load()),
 		Throttled: r.throttled.Load(),
 	}
 }

@@ -2,7 +2,8 @@ package budget
 
 import (
 	"fmt"
-	"math"
+	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/recur-go/recur/verdict"
@@ -23,7 +24,8 @@ type TokenBucketConfig struct {
 	// them are left. Zero means 10; it must not exceed 1000.
 	MaxTokens int
 	// TokenRatio is what each successful attempt puts back, in tokens,
-	// rounded to thousandths as A6 says. With the default 0.1, a target
+	// truncated to thousandths as A6 says ("0.5466 is treated as 0.546"):
+	// the decimal digits past the third are dropped. With the default 0.1, a target
 	// must answer ten attempts for every failure to keep retries coming.
 	// Zero means 0.1; it must be at least 0.001.
 	TokenRatio float64
@@ -55,14 +57,13 @@ type TokenBucket struct {
 	max, half, ratio int64 // thousandths
 	_                [40]byte
 
-	// Each counter that calls write has a cache line of its own, so that
-	// cores writing one do not slow those reading the others.
+	// tokens has a cache line of its own, so that cores writing it do not
+	// slow those reading the others; the statistics are striped.
 	tokens    atomic.Int64 // thousandths
 	_         [56]byte
-	requests  atomic.Uint64
-	_         [56]byte
-	retries   atomic.Uint64
-	throttled atomic.Uint64
+	requests  counter
+	retries   counter
+	throttled counter
 }
 
 // NewTokenBucket returns a full token bucket, or an error that names the
@@ -77,11 +78,11 @@ func NewTokenBucket(c TokenBucketConfig) (*TokenBucket, error) {
 	if c.TokenRatio == 0 {
 		c.TokenRatio = DefaultTokenRatio
 	}
-	ratio := math.Round(c.TokenRatio * 1000)
-	if !(ratio >= 1) || ratio > float64(c.MaxTokens)*1000 {
+	ratio, ok := thousandths(c.TokenRatio)
+	if !ok || ratio < 1 || ratio > int64(c.MaxTokens)*1000 {
 		return nil, fmt.Errorf("budget: TokenBucketConfig.TokenRatio = %v is not from 0.001 to MaxTokens", c.TokenRatio)
 	}
-	b := &TokenBucket{max: int64(c.MaxTokens) * 1000, ratio: int64(ratio)}
+	b := &TokenBucket{max: int64(c.MaxTokens) * 1000, ratio: ratio}
 	b.half = b.max / 2
 	b.tokens.Store(b.max)
 	return b, nil
@@ -89,17 +90,17 @@ func NewTokenBucket(c TokenBucketConfig) (*TokenBucket, error) {
 
 // Request counts the call and allows it.
 func (b *TokenBucket) Request() bool {
-	b.requests.Add(1)
+	b.requests.Add()
 	return true
 }
 
 // AllowRetry reports whether more than half the tokens are left.
 func (b *TokenBucket) AllowRetry() bool {
 	if b.tokens.Load() > b.half {
-		b.retries.Add(1)
+		b.retries.Add()
 		return true
 	}
-	b.throttled.Add(1)
+	b.throttled.Add()
 	return false
 }
 
@@ -138,4 +139,18 @@ func (b *TokenBucket) Stats() Stats {
 		Throttled: b.throttled.Load(),
 		Tokens:    b.Tokens(),
 	}
+}
+
+// thousandths returns r in whole thousandths, truncated as gRFC A6 says.
+// It truncates the shortest decimal that reads back as r, the number the
+// user wrote, not r's binary value: 0.29 is 290 thousandths although
+// 0.29·1000 is 289.99… in float64. It reports false for a negative, NaN
+// or infinite r and for one too large to hold.
+func thousandths(r float64) (int64, bool) {
+	if !(r >= 0 && r < 1e15) {
+		return 0, false
+	}
+	whole, frac, _ := strings.Cut(strconv.FormatFloat(r, 'f', -1, 64), ".")
+	n, err := strconv.ParseInt(whole+(frac + "000")[:3], 10, 64)
+	return n, err == nil
 }

@@ -4,6 +4,7 @@ import (
 	"iter"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -20,7 +21,7 @@ func Delays(s schedule.Schedule, seed uint64) iter.Seq[time.Duration] {
 			if !ok || !yield(d) {
 				return
 			}
-			t = schedule.AddSat(t, d)
+			t = sat.AddDur(t, d)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
@@ -28,7 +29,7 @@ func expo(base time.Duration, k int64) time.Duration {
 	if k-1 >= 63 {
 		return maxD
 	}
-	return schedule.MulSat(base, int64(1)<<(k-1))
+	return sat.MulDur(base, int64(1)<<(k-1))
 }
 
 // scale returns ⌊d·pct/100⌋, saturating.
@@ -130,7 +131,7 @@ func TestEdgeDelaysAtSteps(t *testing.T) {
 				if _, ok := tt.at[k]; ok {
 					got[k] = d
 				}
-				now = schedule.AddSat(now, d)
+				now = sat.AddDur(now, d)
 			}
 			want := map[int64]time.Duration{}
 			for k, d := range tt.at {
@@ -198,7 +199,7 @@ func TestPropJitterInRangeNearMax(t *testing.T) {
 			if min, max := scale(di, lo), scale(di, hi); d < min || d > max {
 				t.Fatalf("step %d: jittered %v outside [%v, %v] = [%d%%, %d%%] of %v", k, d, min, max, lo, hi, di)
 			}
-			now = schedule.AddSat(now, d)
+			now = sat.AddDur(now, d)
 		}
 	})
 }
@@ -235,7 +236,7 @@ func TestPropExponentialSaturates(t *testing.T) {
 				return
 			}
 			prev = d
-			now = schedule.AddSat(now, d)
+			now = sat.AddDur(now, d)
 		}
 		if !stalls {
 			t.Fatalf("%v did not reach its cap in 10 000 steps (last delay %v)", s, prev)

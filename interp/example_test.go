@@ -43,3 +43,41 @@ func ExampleRun_UnmarshalBinary() {
 	// decisions: 3
 	// true interp: state: node 2 (Times): k 9 exceeds N 3
 }
+
+// A run is stepped by hand: start it, tell it when each attempt began and
+// ended, and it answers the wait before the next attempt, or stop. Between
+// two attempts the run is saved, as a job queue would, and a fresh Run
+// resumes from the saved bytes with the same decisions.
+func Example() {
+	s := schedule.UpTo{Inner: schedule.Spaced{Every: 10 * time.Second}, Budget: 35 * time.Second}
+	r := interp.Start(s, 1)
+	var start time.Duration
+	end := start + 2*time.Second // the first attempt took 2s and failed
+	d, ok := r.Next(start, end)
+	fmt.Println("attempt 1:", d, ok)
+
+	saved, err := r.MarshalBinary()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resumed := interp.Start(s, 0)
+	if err := resumed.UnmarshalBinary(saved); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for n := 2; ; n++ {
+		start = end + d
+		end = start + 2*time.Second
+		if d, ok = resumed.Next(start, end); !ok {
+			fmt.Printf("attempt %d at %v: stop\n", n, start)
+			break
+		}
+		fmt.Printf("attempt %d at %v: wait %v\n", n, start, d)
+	}
+	// Output:
+	// attempt 1: 8s true
+	// attempt 2 at 10s: wait 8s
+	// attempt 3 at 20s: wait 8s
+	// attempt 4 at 30s: stop
+}

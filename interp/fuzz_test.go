@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
@@ -49,7 +50,7 @@ func FuzzUnmarshalBinary(f *testing.F) {
 				if !ok {
 					break
 				}
-				now = schedule.AddSat(now+time.Millisecond, d)
+				now = sat.AddDur(now+time.Millisecond, d)
 			}
 		}
 	})
@@ -123,7 +124,7 @@ func FuzzResume(f *testing.F) {
 			if len(steps) > 0 {
 				dur, late = fuzzDuration(steps[2*i%len(steps)]), fuzzDuration(steps[(2*i+1)%len(steps)])
 			}
-			start, end := clock, schedule.AddSat(clock, dur)
+			start, end := clock, sat.AddDur(clock, dur)
 			d, ok := r.Next(start, end)
 			n := r.Decisions()
 			switch {
@@ -131,16 +132,16 @@ func FuzzResume(f *testing.F) {
 				t.Fatalf("%v decision %d: delay %v outside [0, %v]", s, n, d, longest)
 			case n > most || ok && n >= most:
 				t.Fatalf("%v decision %d went on %v; Bounds allows %d attempts", s, n, ok, most)
-			case ok && rootUpTo && schedule.AddSat(end, d) > schedule.AddSat(first, upTo.Budget):
-				t.Fatalf("%v decision %d: next attempt at %v, past the budget from %v", s, n, schedule.AddSat(end, d), first)
+			case ok && rootUpTo && sat.AddDur(end, d) > sat.AddDur(first, upTo.Budget):
+				t.Fatalf("%v decision %d: next attempt at %v, past the budget from %v", s, n, sat.AddDur(end, d), first)
 			}
 			if !ok {
 				break
 			}
-			if total = schedule.AddSat(total, d); untimed(s) && total > l.MaxTotal {
+			if total = sat.AddDur(total, d); untimed(s) && total > l.MaxTotal {
 				t.Fatalf("%v decision %d: waited %v since resuming; Bounds allows %v", s, n, total, l.MaxTotal)
 			}
-			clock = schedule.AddSat(schedule.AddSat(end, d), late)
+			clock = sat.AddDur(sat.AddDur(end, d), late)
 		}
 	})
 }

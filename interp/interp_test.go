@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )
@@ -319,7 +320,7 @@ func TestSaturation(t *testing.T) {
 					t.Fatalf("decision %d: %v, %v", i+1, d, ok)
 				}
 				last = d
-				now = schedule.AddSat(now, d)
+				now = sat.AddDur(now, d)
 			}
 			if _, isSpaced := s.(schedule.Spaced); !isSpaced && last < time.Hour {
 				t.Errorf("after %d decisions the delay is %v; want saturated", n, last)

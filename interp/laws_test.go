@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
@@ -45,14 +46,14 @@ func lawDriveInputs(s schedule.Schedule, seed uint64, durs []time.Duration) ([]d
 	var t time.Duration
 	for i := 0; i < lawDecisions; i++ {
 		start := t
-		end := schedule.AddSat(t, durs[i%len(durs)])
+		end := sat.AddDur(t, durs[i%len(durs)])
 		d, ok := r.Next(start, end)
 		out = append(out, decision{d, ok})
 		in = append(in, input{start, end})
 		if !ok {
 			break
 		}
-		t = schedule.AddSat(end, d)
+		t = sat.AddDur(end, d)
 	}
 	return out, in
 }
@@ -337,10 +338,10 @@ func TestLawSameSeedSameDecisions(t *testing.T) {
 				}
 			}
 			start := clock
-			end := schedule.AddSat(clock, r.durs[i%len(r.durs)])
+			end := sat.AddDur(clock, r.durs[i%len(r.durs)])
 			d, ok := run.Next(start, end)
 			got = append(got, decision{d, ok})
-			clock = schedule.AddSat(end, d)
+			clock = sat.AddDur(end, d)
 		}
 		if !slices.Equal(want, got) {
 			t.Fatalf("%v resumed at decision %d differs (-want +got):\n%s", a, at+1, cmp.Diff(want, got))
@@ -366,7 +367,7 @@ func simulateLongest(s schedule.Schedule, seed uint64, limit int) (attempts int,
 			return attempts, total, longest, true
 		}
 		attempts++
-		total = schedule.AddSat(total, d)
+		total = sat.AddDur(total, d)
 		longest = max(longest, d)
 	}
 	return attempts, total, longest, false

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
@@ -59,7 +60,7 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		if c := (st - nd.start) / every; c > nd.stA {
 			nd.stA = c
 		}
-		next := addSat(nd.start, mulSat(nd.stA+1, every))
+		next := sat.Add(nd.start, sat.Mul(nd.stA+1, every))
 		if next < now {
 			return 0, true
 		}
@@ -75,7 +76,7 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		if nd.k == 1 {
 			nd.stA, nd.stB = 0, int64(s.Base)
 		} else {
-			nd.stA, nd.stB = nd.stB, addSat(nd.stA, nd.stB)
+			nd.stA, nd.stB = nd.stB, sat.Add(nd.stA, nd.stB)
 		}
 		return nd.stB, true
 	case schedule.Decorrelated:
@@ -83,7 +84,7 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		if nd.k == 1 {
 			prev = int64(s.Base)
 		}
-		lo, hi := int64(s.Base), mulSat(prev, 3)
+		lo, hi := int64(s.Base), sat.Mul(prev, 3)
 		if hi < lo {
 			lo, hi = hi, lo
 		}
@@ -100,7 +101,7 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		return min(d, int64(s.Max)), ok
 	case schedule.UpTo:
 		d, ok := r.step(nd.a, st, now)
-		if !ok || addSat(now, d) > addSat(nd.start, int64(s.Budget)) {
+		if !ok || sat.Add(now, d) > sat.Add(nd.start, int64(s.Budget)) {
 			return 0, false
 		}
 		return d, true
@@ -147,14 +148,14 @@ func refDecisions(s schedule.Schedule, seed uint64, durs []time.Duration, limit 
 	var out []refDecision
 	var t time.Duration
 	for i := 0; i < limit; i++ {
-		end := schedule.AddSat(t, durs[i%len(durs)])
+		end := sat.AddDur(t, durs[i%len(durs)])
 		r.n++
 		d, ok := r.step(r.root, int64(t), int64(end))
 		if !ok {
 			return append(out, refDecision{})
 		}
 		out = append(out, refDecision{time.Duration(max(d, 0)), true})
-		t = schedule.AddSat(end, time.Duration(d))
+		t = sat.AddDur(end, time.Duration(d))
 	}
 	return out
 }
@@ -165,13 +166,13 @@ func runDecisions(s schedule.Schedule, seed uint64, durs []time.Duration, limit 
 	var out []refDecision
 	var t time.Duration
 	for i := 0; i < limit; i++ {
-		end := schedule.AddSat(t, durs[i%len(durs)])
+		end := sat.AddDur(t, durs[i%len(durs)])
 		d, ok := r.Next(t, end)
 		out = append(out, refDecision{d, ok})
 		if !ok {
 			return out
 		}
-		t = schedule.AddSat(end, d)
+		t = sat.AddDur(end, d)
 	}
 	return out
 }

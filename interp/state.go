@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -281,7 +282,7 @@ func fibonacciAt(s schedule.Fibonacci, k int64) (int64, int64) {
 	}
 	a, b := int64(0), int64(s.Base)
 	for j := int64(1); j < k && a < math.MaxInt64; j++ {
-		a, b = b, addSat(a, b)
+		a, b = b, sat.Add(a, b)
 	}
 	return a, b
 }
@@ -291,7 +292,7 @@ func fibonacciAt(s schedule.Fibonacci, k int64) (int64, int64) {
 func decorrelatedMost(s schedule.Decorrelated, k int64) int64 {
 	most := int64(s.Base)
 	for j := int64(0); j < k && most < int64(s.Cap); j++ {
-		most = mulSat(most, 3)
+		most = sat.Mul(most, 3)
 	}
 	return min(most, int64(s.Cap))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
@@ -313,7 +314,7 @@ func TestPropSteppedStateRoundTrips(t *testing.T) {
 					t.Fatalf("%v after %d decisions: saved again (-first +second):\n%s", s, i, diff)
 				}
 			}
-			start, end := clock, schedule.AddSat(clock, durs[i%len(durs)])
+			start, end := clock, sat.AddDur(clock, durs[i%len(durs)])
 			d, ok := r.Next(start, end)
 			d2, ok2 := back.Next(start, end)
 			if d != d2 || ok != ok2 {
@@ -327,7 +328,7 @@ func TestPropSteppedStateRoundTrips(t *testing.T) {
 				}
 				return
 			}
-			clock = schedule.AddSat(schedule.AddSat(end, d), late[i%len(late)])
+			clock = sat.AddDur(sat.AddDur(end, d), late[i%len(late)])
 		}
 	})
 }

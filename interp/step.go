@@ -1,9 +1,9 @@
 package interp
 
 import (
-	"math"
 	"math/bits"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -74,7 +74,7 @@ func stepSpaced(r *Run, i int, st, now int64) (int64, bool) { // p: Every
 	// The next slot is at most one period after this attempt's start, as
 	// it is whenever times go forward: a saved state that claims a later
 	// start or slot cannot stretch the wait.
-	next := min(addSat(nd.start, mulSat(nd.a+1, every)), addSat(st, every))
+	next := min(sat.Add(nd.start, sat.Mul(nd.a+1, every)), sat.Add(st, every))
 	if next < now {
 		return 0, true // overran its slot: go at once, skip the missed ones
 	}
@@ -98,7 +98,7 @@ func stepFibonacci(r *Run, i int, st, now int64) (int64, bool) { // p: Base
 	if nd.k == 1 {
 		nd.a, nd.b = 0, nd.p
 	} else {
-		nd.a, nd.b = nd.b, addSat(nd.a, nd.b)
+		nd.a, nd.b = nd.b, sat.Add(nd.a, nd.b)
 	}
 	return nd.b, true
 }
@@ -110,7 +110,7 @@ func stepDecorrelated(r *Run, i int, st, now int64) (int64, bool) { // p: Base, 
 	if nd.k == 1 {
 		prev = nd.p
 	}
-	lo, hi := nd.p, mulSat(prev, 3)
+	lo, hi := nd.p, sat.Mul(prev, 3)
 	if hi < lo {
 		lo, hi = hi, lo
 	}
@@ -147,7 +147,7 @@ func stepUpTo(r *Run, i int, st, now int64) (int64, bool) { // p: Budget
 		nd.start = st
 	}
 	d, ok := r.step(i+1, st, now)
-	if !ok || addSat(now, d) > addSat(nd.start, nd.p) {
+	if !ok || sat.Add(now, d) > sat.Add(nd.start, nd.p) {
 		return 0, false
 	}
 	return d, true
@@ -283,23 +283,6 @@ func isJitteredExponential(s schedule.Schedule) bool {
 	}
 	_, ok = j.Inner.(schedule.Exponential)
 	return ok
-}
-
-// addSat returns a+b for non-negative a and b, saturating.
-func addSat(a, b int64) int64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return math.MaxInt64
-}
-
-// mulSat returns a·b for non-negative a and b, saturating.
-func mulSat(a, b int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(lo)
 }
 
 // scaleCap returns min(cap, d·pct/100) in integer nanoseconds, computed in

@@ -29,6 +29,8 @@ func Check(s schedule.Schedule) (timed, valid bool) {
 	case schedule.UpTo:
 		_, valid := Check(v.Inner)
 		return true, valid && v.Budget >= 0
+	case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Spaced, schedule.Union:
+		// These take the path after the switch.
 	}
 	return check(s)
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
@@ -66,7 +67,7 @@ func TestPropNeedsStartIsSound(t *testing.T) {
 		var now time.Duration
 		for i, d := range durs {
 			start := now
-			now = schedule.AddSat(now, d)
+			now = sat.AddDur(now, d)
 			d1, ok1 := timed.Next(start, now)
 			d0, ok0 := zero.Next(0, 0)
 			if d1 != d0 || ok1 != ok0 {
@@ -75,7 +76,7 @@ func TestPropNeedsStartIsSound(t *testing.T) {
 			if !ok1 {
 				return
 			}
-			now = schedule.AddSat(now, d1)
+			now = sat.AddDur(now, d1)
 		}
 	})
 }

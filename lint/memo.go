@@ -9,10 +9,11 @@ import "github.com/recur-go/recur/schedule"
 type memo struct {
 	bounds map[schedule.Schedule]schedule.Limits
 	stops  map[schedule.Schedule]bool
+	first  map[schedule.Schedule]schedule.Limits
 }
 
 func newMemo() *memo {
-	return &memo{bounds: map[schedule.Schedule]schedule.Limits{}, stops: map[schedule.Schedule]bool{}}
+	return &memo{bounds: map[schedule.Schedule]schedule.Limits{}, stops: map[schedule.Schedule]bool{}, first: map[schedule.Schedule]schedule.Limits{}}
 }
 
 // Bounds is schedule.Bounds(s), remembered.
@@ -40,8 +41,12 @@ func (m *memo) input(s schedule.Schedule) *input {
 	return &input{s: s, limits: m.Bounds(s), m: m}
 }
 
-// firstWait returns the limits of s's first retry alone: MaxAttempts is 2
-// when s can retry at all, and MinTotal and MaxTotal bound its wait.
+// firstWait is schedule.FirstWait(s), remembered.
 func (m *memo) firstWait(s schedule.Schedule) schedule.Limits {
-	return m.Bounds(schedule.Intersect{A: s, B: schedule.Times{N: 2}})
+	b, ok := m.first[s]
+	if !ok {
+		b = schedule.FirstWait(s)
+		m.first[s] = b
+	}
+	return b
 }

@@ -156,6 +156,8 @@ func noJitter(in *input, report reportFunc) {
 				report(n, fmt.Sprintf("%v has no jitter: clients that failed together retry together; add full jitter", n),
 					edit(n, fullJitter))
 			}
+		case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
+			// Only a growing delay needs jitter to spread clients apart.
 		}
 	})
 }
@@ -182,6 +184,8 @@ func (m *memo) lowerCaps(s schedule.Schedule) schedule.Schedule {
 				n.Inner, n.Max = f.Inner, min(n.Max, f.Max)
 			}
 			return n
+		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
+			// These take the path after the switch.
 		}
 		return n
 	}))
@@ -212,6 +216,8 @@ func capBelowBase(in *input, report reportFunc) {
 			if n.Cap < n.Base {
 				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), edit(n, swapDecorrelated))
 			}
+		case schedule.AndThen, schedule.Capped, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
+			// No base and cap to swap.
 		}
 	})
 }
@@ -251,6 +257,8 @@ func raiseDelays(s schedule.Schedule) schedule.Schedule {
 				n.Max = fixCap
 			}
 			return n
+		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Times, schedule.Union, schedule.UpTo:
+			// These take the path after the switch.
 		}
 		return n
 	}))

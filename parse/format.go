@@ -68,6 +68,8 @@ func prec(s schedule.Schedule) int {
 		return precUnion
 	case schedule.Intersect:
 		return precInter
+	case schedule.Capped, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Spaced, schedule.Times:
+		// These take the path after the switch.
 	}
 	return precAtom
 }

@@ -8,12 +8,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/repeat"
 	"github.com/recur-go/recur/retry"
-	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
 )
 
@@ -31,14 +31,14 @@ func TestPropRepeatFollowsSchedule(t *testing.T) {
 		r := interp.Start(s, seed)
 		var start time.Duration
 		for i := range maxRuns {
-			end := schedule.AddSat(start, durs[i])
+			end := sat.AddDur(start, durs[i])
 			d, ok := r.Next(start, end)
 			if !ok {
 				wantRuns, stopped = i+1, true
 				break
 			}
 			waits = append(waits, d)
-			start = schedule.AddSat(end, d)
+			start = sat.AddDur(end, d)
 		}
 
 		clock := clockcap.Virtual(epoch)

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/randcap"
@@ -26,7 +27,7 @@ func model(s schedule.Schedule, seed uint64, durs []time.Duration, failures int,
 	r := interp.Start(s, seed)
 	var start time.Duration
 	for i := 0; ; i++ {
-		end := schedule.AddSat(start, durs[i])
+		end := sat.AddDur(start, durs[i])
 		switch {
 		case i == failures:
 			return waits, i + 1, 0
@@ -37,11 +38,11 @@ func model(s schedule.Schedule, seed uint64, durs []time.Duration, failures int,
 		switch {
 		case !ok:
 			return waits, i + 1, retry.Exhausted
-		case deadline > 0 && schedule.AddSat(end, d) >= deadline:
+		case deadline > 0 && sat.AddDur(end, d) >= deadline:
 			return waits, i + 1, retry.Deadline
 		}
 		waits = append(waits, d)
-		start = schedule.AddSat(end, d)
+		start = sat.AddDur(end, d)
 	}
 }
 

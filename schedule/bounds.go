@@ -3,6 +3,8 @@ package schedule
 import (
 	"math"
 	"time"
+
+	"github.com/recur-go/recur/internal/sat"
 )
 
 // Limits is what Bounds can tell about a schedule without running it. The
@@ -65,7 +67,7 @@ func Bounds(s Schedule) Limits {
 	s = simplify(s)
 	a := analyzer{steps: stepBudget}
 	e := a.drive(s, 0, true)
-	if b, ok := maxBudget(s); ok && addSat(e.hi, b) == inf {
+	if b, ok := maxBudget(s); ok && sat.Add(e.hi, b) == inf {
 		// Some UpTo might start so late that its budget saturates; see
 		// analyzer.hazards.
 		a = analyzer{steps: stepBudget, hazards: true}
@@ -85,6 +87,37 @@ func Bounds(s Schedule) Limits {
 		l.MaxAttempts, l.MinTotal = math.MaxInt, MaxDuration
 	}
 	return l
+}
+
+// MaxDelayAnyPace returns the longest single wait of a run of s whatever
+// its attempts take, or MaxDuration when a wait has no bound. It is
+// Bounds(s).MaxDelay for a schedule without Spaced and UpTo, whose waits
+// do not depend on the clock. With them it can be longer: slow attempts
+// can make a clock-driven side of a Union stop early and hand the run to a
+// side with longer waits, so it is then the largest wait any node of s can
+// choose on any timeline. Union(UpTo(Spaced(1ms), 5ms), Intersect(
+// Backoff(1s, 1m), Times(6))) waits 1ms at most between instant attempts,
+// and up to 16s between attempts of a second: MaxDelayAnyPace is 1m.
+func MaxDelayAnyPace(s Schedule) time.Duration {
+	if Validate(s) != nil {
+		return 0
+	}
+	if t := simplify(s); !untimed(t) {
+		return maxDelay(t)
+	}
+	return Bounds(s).MaxDelay
+}
+
+// FirstWait tells, as Bounds does, about the first wait of s alone: the
+// limits of s cut after its second attempt. MaxAttempts is 2 when some run
+// of s retries and 1 when none does; MinTotal and MaxTotal are the least
+// and the most a run waits before its second attempt (zero for a run that
+// stops at once).
+//
+// For example, Backoff(100ms, 30s) first waits between 50ms and 100ms, and
+// FullJitter(100ms, 30s) between 0 and 100ms.
+func FirstWait(s Schedule) Limits {
+	return Bounds(Intersect{A: s, B: Times{N: 2}})
 }
 
 // Stops reports Bounds(s).Stops, whether every run of s stops on its own,
@@ -118,6 +151,8 @@ func untimed(s Schedule) bool {
 	switch s.(type) {
 	case Spaced, UpTo:
 		return false
+	case AndThen, Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Times, Union:
+		// These take the path after the switch.
 	}
 	if a, b := Children(s); a != nil {
 		return untimed(a) && (b == nil || untimed(b))

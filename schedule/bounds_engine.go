@@ -1,5 +1,7 @@
 package schedule
 
+import "github.com/recur-go/recur/internal/sat"
+
 // The engine steps a schedule the way package interp does, for attempts
 // that take no time, but on ranges: at each decision it knows for certain
 // whether the schedule stops, and the range [lo, hi] of the delay over all
@@ -79,7 +81,7 @@ func (e *engine) run(emit func(m, lo, hi int64) bool) int {
 		if !emit(1, lo, hi) {
 			return engineCut
 		}
-		e.t, e.tHi = addSat(e.t, lo), addSat(e.tHi, hi)
+		e.t, e.tHi = sat.Add(e.t, lo), sat.Add(e.tHi, hi)
 		e.dLo, e.dHi = lo, hi
 		m := e.ahead(0)
 		if m == inf {
@@ -91,7 +93,7 @@ func (e *engine) run(emit func(m, lo, hi int64) bool) int {
 			if !emit(m, lo, hi) {
 				return engineCut
 			}
-			e.t, e.tHi = addSat(e.t, mulSat(m, lo)), addSat(e.tHi, mulSat(m, hi))
+			e.t, e.tHi = sat.Add(e.t, sat.Mul(m, lo)), sat.Add(e.tHi, sat.Mul(m, hi))
 		}
 	}
 }
@@ -138,7 +140,7 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 		if nd.k == 1 {
 			nd.a, nd.b = 0, int64(s.Base)
 		} else {
-			nd.a, nd.b = nd.b, addSat(nd.a, nd.b)
+			nd.a, nd.b = nd.b, sat.Add(nd.a, nd.b)
 		}
 		return true, nd.b, nd.b
 
@@ -164,8 +166,8 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 		if !e.certain() {
 			return false, 0, 0
 		}
-		limit := addSat(nd.start, int64(s.Budget))
-		if e.hazardOff >= 0 && addSat(e.hazardOff, limit) == inf {
+		limit := sat.Add(nd.start, int64(s.Budget))
+		if e.hazardOff >= 0 && sat.Add(e.hazardOff, limit) == inf {
 			e.abort = true // the budget may saturate
 			return false, 0, 0
 		}
@@ -175,9 +177,9 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 		}
 		nd.last = hi
 		switch {
-		case addSat(e.t, hi) <= limit:
+		case sat.Add(e.t, hi) <= limit:
 			return true, lo, hi
-		case addSat(e.t, lo) > limit:
+		case sat.Add(e.t, lo) > limit:
 			return false, 0, 0
 		}
 		e.abort = true // whether it stops depends on the draws
@@ -278,7 +280,7 @@ func (e *engine) ahead(i int) int64 {
 		if m == 0 || e.t != e.tHi || e.dLo != e.dHi {
 			return 0
 		}
-		limit := addSat(nd.start, int64(s.Budget))
+		limit := sat.Add(nd.start, int64(s.Budget))
 		if limit == inf {
 			return m
 		}
@@ -320,7 +322,7 @@ func (e *engine) ahead(i int) int64 {
 // skip advances the live nodes under i over m decisions that ahead allowed.
 func (e *engine) skip(i int, m int64) {
 	nd := &e.nodes[i]
-	nd.k = addSat(nd.k, m)
+	nd.k = sat.Add(nd.k, m)
 	switch nd.s.(type) {
 	case Spaced:
 		nd.a += m * (e.dLo / int64(nd.s.(Spaced).Every)) // ahead saw dLo%Every == 0
@@ -345,6 +347,8 @@ func (e *engine) skip(i int, m int64) {
 		} else {
 			e.skip(b, m)
 		}
+	case Decorrelated, Exponential, Fibonacci, Forever, Times:
+		// Nothing to skip.
 	}
 }
 
@@ -353,7 +357,7 @@ func spacedDelay(nd *enode, every, t int64) int64 {
 	if c := (t - nd.start) / every; c > nd.a {
 		nd.a = c // a late attempt claims the slot it started in
 	}
-	next := addSat(nd.start, mulSat(nd.a+1, every))
+	next := sat.Add(nd.start, sat.Mul(nd.a+1, every))
 	if next < t {
 		return 0
 	}
@@ -364,7 +368,7 @@ func spacedDelay(nd *enode, every, t int64) int64 {
 // [lo, hi]: min(Cap, uniform between Base and 3·previous).
 func decorrelated(s Decorrelated, lo, hi int64) (int64, int64) {
 	b, c := int64(s.Base), int64(s.Cap)
-	return min(c, b, mulSat(lo, 3)), min(c, max(b, mulSat(hi, 3)))
+	return min(c, b, sat.Mul(lo, 3)), min(c, max(b, sat.Mul(hi, 3)))
 }
 
 // scaleCap returns min(cap, d·pct/100) in integer nanoseconds, as in interp.

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"time"
+
+	"github.com/recur-go/recur/internal/sat"
 )
 
 // inf stands for "no bound" in attempt counts and durations alike.
@@ -68,16 +70,18 @@ func (a *analyzer) drive(s Schedule, off int64, exact bool) est {
 	switch s := s.(type) {
 	case AndThen:
 		f := a.drive(s.First, off, exact)
-		return seqEst(f, a.drive(s.Then, addSat(off, f.hi), false))
+		return seqEst(f, a.drive(s.Then, sat.Add(off, f.hi), false))
 	case UpTo:
 		b := int64(s.Budget)
-		hazard := a.hazards && addSat(off, b) == inf
+		hazard := a.hazards && sat.Add(off, b) == inf
 		if !hazard {
 			if e, ok := a.upToFormula(s, hz); ok {
 				return e
 			}
 		}
 		return upToDriveEst(a.drive(s.Inner, off, exact), b, hazard)
+	case Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Spaced, Times, Union:
+		// These take the path after the switch.
 	}
 	return a.ctx(s, off)
 }
@@ -96,7 +100,7 @@ func (a *analyzer) ctx(s Schedule, off int64) est {
 		return cappedEst(a.ctx(s.Inner, off), int64(s.Max))
 	case UpTo:
 		b := int64(s.Budget)
-		return upToCtxEst(a.ctx(s.Inner, off), b, a.hazards && addSat(off, b) == inf)
+		return upToCtxEst(a.ctx(s.Inner, off), b, a.hazards && sat.Add(off, b) == inf)
 	case Union:
 		return unionEst(a.ctx(s.A, off), a.ctx(s.B, off))
 	case Intersect:
@@ -104,6 +108,8 @@ func (a *analyzer) ctx(s Schedule, off int64) est {
 	case AndThen:
 		// When Then starts depends on the timeline: any time.
 		return seqEst(a.ctx(s.First, off), a.ctx(s.Then, inf))
+	case Decorrelated, Exponential, Fibonacci, Forever, Spaced, Times:
+		// These take the path after the switch.
 	}
 	return leafEst(s)
 }
@@ -115,9 +121,9 @@ func (a *analyzer) engineEst(s Schedule, hazardOff int64) (est, bool) {
 	r.dmin = inf
 	status := e.run(func(m, lo, hi int64) bool {
 		r.dmin, r.dmax = min(r.dmin, lo), max(r.dmax, hi)
-		r.lo = addSat(r.lo, mulSat(m, lo))
-		r.hi = addSat(r.hi, mulSat(m, hi))
-		r.att = addSat(r.att, m)
+		r.lo = sat.Add(r.lo, sat.Mul(m, lo))
+		r.hi = sat.Add(r.hi, sat.Mul(m, hi))
+		r.att = sat.Add(r.att, m)
 		return true
 	})
 	if r.dmin == inf {
@@ -125,7 +131,7 @@ func (a *analyzer) engineEst(s Schedule, hazardOff int64) (est, bool) {
 	}
 	switch status {
 	case engineStopped:
-		r.att = addSat(r.att, 1)
+		r.att = sat.Add(r.att, 1)
 	case engineNever:
 		r.never = true
 	default:
@@ -165,14 +171,14 @@ func (a *analyzer) upToFormula(u UpTo, hazardOff int64) (est, bool) {
 				i = ceilDiv(need-h, hi)
 			}
 			if i <= min(m-1, n) {
-				end = min(end, max(addSat(l, mulSat(i, lo)), need))
+				end = min(end, max(sat.Add(l, sat.Mul(i, lo)), need))
 			}
 		}
 		if n > 0 {
 			dmin, dmax = min(dmin, lo), max(dmax, min(hi, b))
 		}
-		att = addSat(att, n)
-		l, h = addSat(l, mulSat(n, lo)), addSat(h, mulSat(n, hi))
+		att = sat.Add(att, n)
+		l, h = sat.Add(l, sat.Mul(n, lo)), sat.Add(h, sat.Mul(n, hi))
 		inside = n == m
 		return inside
 	})
@@ -211,6 +217,8 @@ func leafEst(s Schedule) est {
 	case Decorrelated:
 		never.dmin, never.dmax = min(int64(s.Base), int64(s.Cap)), int64(s.Cap)
 		return never
+	case AndThen, Capped, Intersect, Jittered, Union, UpTo:
+		// These take the path after the switch.
 	}
 	return est{att: 1} // not reached for a valid schedule
 }
@@ -232,7 +240,7 @@ func jitteredEst(i est, low, high int) est {
 func cappedEst(i est, limit int64) est {
 	r := i
 	r.dmin, r.dmax = min(i.dmin, limit), min(i.dmax, limit)
-	r.hi = min(i.hi, mulSat(limit, i.att-1))
+	r.hi = min(i.hi, sat.Mul(limit, i.att-1))
 	r.lo = min(i.lo, limit) // Σmin(dₖ, limit) ≥ min(Σdₖ, limit)
 	return r.norm()
 }
@@ -251,7 +259,7 @@ func upToCtxEst(i est, b int64, hazard bool) est {
 	if !hazard {
 		r.dmax = min(i.dmax, b)
 	}
-	r.hi = min(i.hi, mulSat(r.dmax, r.att-1))
+	r.hi = min(i.hi, sat.Mul(r.dmax, r.att-1))
 	return r.norm()
 }
 
@@ -285,7 +293,7 @@ func unionEst(a, b est) est {
 		dmax:  max(a.dmax, b.dmax),
 	}
 	// Each delay is at most that of a child still going.
-	r.hi = min(addSat(a.hi, b.hi), mulSat(r.dmax, r.att-1))
+	r.hi = min(sat.Add(a.hi, b.hi), sat.Mul(r.dmax, r.att-1))
 	return r.norm()
 }
 
@@ -299,7 +307,7 @@ func intersectEst(a, b est) est {
 		// as long as that child.
 		lo: min(a.lo, b.lo),
 	}
-	r.hi = min(addSat(a.hi, b.hi), mulSat(r.dmax, r.att-1))
+	r.hi = min(sat.Add(a.hi, b.hi), sat.Mul(r.dmax, r.att-1))
 	return r.norm()
 }
 
@@ -310,30 +318,13 @@ func seqEst(f, t est) est {
 		return f
 	}
 	return est{
-		att:   addSat(f.att-1, t.att),
+		att:   sat.Add(f.att-1, t.att),
 		never: t.never,
 		dmin:  min(f.dmin, t.dmin),
 		dmax:  max(f.dmax, t.dmax),
-		lo:    addSat(f.lo, t.lo),
-		hi:    addSat(f.hi, t.hi),
+		lo:    sat.Add(f.lo, t.lo),
+		hi:    sat.Add(f.hi, t.hi),
 	}.norm()
-}
-
-// addSat returns a+b for non-negative a and b, saturating at inf.
-func addSat(a, b int64) int64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return inf
-}
-
-// mulSat returns a·b for non-negative a and b, saturating at inf.
-func mulSat(a, b int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > inf {
-		return inf
-	}
-	return int64(lo)
 }
 
 // ceilDiv returns ⌈a/b⌉ for a ≥ 0 and b > 0.

@@ -147,3 +147,33 @@ func ExampleGoString() {
 	// Output:
 	// schedule.Intersect{A: schedule.Jittered{Inner: schedule.Exponential{Base: 100*time.Millisecond, FactorPct: 200, Cap: 30*time.Second}, LowPct: 50, HighPct: 100}, B: schedule.Times{N: 5}}
 }
+
+// The first wait alone: how long the first retry waits at least and at
+// most, and whether there is one.
+func ExampleFirstWait() {
+	for _, s := range []schedule.Schedule{
+		schedule.Backoff(100*time.Millisecond, 30*time.Second),
+		schedule.FullJitter(100*time.Millisecond, 30*time.Second),
+		schedule.Times{N: 1},
+	} {
+		f := schedule.FirstWait(s)
+		fmt.Printf("%v: retries %v, first wait %v to %v\n", s, f.MaxAttempts == 2, f.MinTotal, f.MaxTotal)
+	}
+	// Output:
+	// Jittered(Exponential(100ms, 200%, 30s), 50%, 100%): retries true, first wait 50ms to 100ms
+	// Jittered(Exponential(100ms, 200%, 30s), 0%, 100%): retries true, first wait 0s to 100ms
+	// Times(1): retries false, first wait 0s to 0s
+}
+
+// Instant attempts keep the Spaced side of this Union going and every wait
+// at 1ms; attempts of a second end it at once and leave the Backoff side's
+// waits, up to its cap.
+func ExampleMaxDelayAnyPace() {
+	s := schedule.Union{
+		A: schedule.UpTo{Inner: schedule.Spaced{Every: time.Millisecond}, Budget: 5 * time.Millisecond},
+		B: schedule.Intersect{A: schedule.Backoff(time.Second, time.Minute), B: schedule.Times{N: 6}},
+	}
+	fmt.Println(schedule.Bounds(s).MaxDelay, schedule.MaxDelayAnyPace(s))
+	// Output:
+	// 1ms 1m0s
+}

@@ -60,6 +60,8 @@ func Children(s Schedule) (Schedule, Schedule) {
 		return s.A, s.B
 	case AndThen:
 		return s.First, s.Then
+	case Decorrelated, Exponential, Fibonacci, Forever, Spaced, Times:
+		// These take the path after the switch.
 	}
 	return nil, nil
 }

@@ -183,18 +183,6 @@ func TestChildren(t *testing.T) {
 	}
 }
 
-func TestSaturatingArithmetic(t *testing.T) {
-	if got := schedule.AddSat(schedule.MaxDuration-1, 5); got != schedule.MaxDuration {
-		t.Errorf("AddSat overflowed to %v", got)
-	}
-	if got := schedule.MulSat(time.Hour, math.MaxInt64/2); got != schedule.MaxDuration {
-		t.Errorf("MulSat overflowed to %v", got)
-	}
-	if got := schedule.MulSat(3*time.Second, 4); got != 12*time.Second {
-		t.Errorf("MulSat(3s, 4) = %v", got)
-	}
-}
-
 // wrapper embeds a schedule the way parse.Policy does.
 type wrapper struct{ schedule.Schedule }
 

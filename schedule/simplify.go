@@ -72,6 +72,8 @@ func simplify(s Schedule) Schedule {
 			chain = appendAndThen(chain, simplify(op))
 		}
 		return andThenOf(chain)
+	case Decorrelated, Exponential, Fibonacci, Forever, Spaced, Times:
+		// These take the path after the switch.
 	}
 	return s // the leaves are already as simple as they get
 }
@@ -141,7 +143,7 @@ func unionOf(ops []Schedule) Schedule {
 			return op
 		case Times:
 			most = max(most, op.N)
-		default:
+		case Spaced, Exponential, Fibonacci, Decorrelated, Jittered, Capped, UpTo, Union, Intersect, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -161,7 +163,7 @@ func intersectOf(ops []Schedule) Schedule {
 		case Forever:
 		case Times:
 			least = min(least, op.N)
-		default:
+		case Spaced, Exponential, Fibonacci, Decorrelated, Jittered, Capped, UpTo, Union, Intersect, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -238,6 +240,9 @@ func maxDelay(s Schedule) time.Duration {
 	case Spaced:
 		return s.Every // the next slot is at most Every after the attempt began
 	case Exponential:
+		if s.FactorPct == 100 {
+			return min(s.Base, s.Cap) // it never grows
+		}
 		return s.Cap
 	case Decorrelated:
 		return s.Cap
@@ -255,8 +260,10 @@ func maxDelay(s Schedule) time.Duration {
 		return max(maxDelay(s.A), maxDelay(s.B))
 	case AndThen:
 		return max(maxDelay(s.First), maxDelay(s.Then))
+	case Fibonacci:
+		return MaxDuration // it grows without bound
 	}
-	return MaxDuration // Fibonacci grows without bound
+	return MaxDuration // not reached for a valid schedule
 }
 
 // neverStops reports whether s certainly never stops, whatever the timeline.
@@ -276,6 +283,8 @@ func neverStops(s Schedule) bool {
 		return neverStops(s.A) && neverStops(s.B)
 	case AndThen:
 		return neverStops(s.First) || neverStops(s.Then)
+	case Times:
+		return false
 	}
-	return false // Times, and nil
+	return false // nil
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )
@@ -98,7 +99,7 @@ func (w *world) net() int64 {
 
 func (w *world) send(at int64, c, kind int, version int64) {
 	w.seq++
-	w.q.push(event{at: addSat(at, w.net()), seq: w.seq, client: c, kind: kind, version: version})
+	w.q.push(event{at: sat.Add(at, w.net()), seq: w.seq, client: c, kind: kind, version: version})
 }
 
 // progress reports the runs finished and the write calls made, calls of
@@ -173,16 +174,9 @@ func (w *world) run() (o outcome) {
 				o.gaveUp++
 				continue
 			}
-			c.attempt = addSat(e.at, int64(d))
+			c.attempt = sat.Add(e.at, int64(d))
 			w.send(c.attempt, e.client, readAtServer, 0)
 		}
 	}
 	return o
-}
-
-func addSat(a, b int64) int64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return math.MaxInt64
 }

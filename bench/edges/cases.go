@@ -8,6 +8,7 @@ import (
 	"github.com/cenkalti/backoff/v5"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 	goretry "github.com/sethvargo/go-retry"
@@ -36,7 +37,7 @@ func recurCase(config string, s schedule.Schedule) Case {
 			if !ok {
 				panic("schedule stopped")
 			}
-			now = schedule.AddSat(now, d)
+			now = sat.AddDur(now, d)
 			return d
 		})
 	}}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,21 +53,19 @@ func TestFlagLimits(t *testing.T) {
 		{[]string{"storm", "forever", balanced(129)}, "schedcheck: arg 2: storm: invalid Config: the schedule has more than 256 nodes (MaxNodes)\n"},
 		{[]string{"storm", "--clients", "10000", "--runs", "1", balanced(14)}, "schedcheck: arg 1: storm: invalid Config: Clients 10000 × 27 schedule nodes = 270000 node states, above the maximum 262144 (MaxStates)\n"},
 	}
+	t.Chdir(t.TempDir())
 	for _, tt := range tests {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		cmd := exec.CommandContext(ctx, binary, tt.args...)
-		cmd.Dir = t.TempDir()
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
 		start := time.Now()
-		err := cmd.Run()
+		code := run(ctx, tt.args, strings.NewReader(""), &out, &errb)
 		cancel()
 		name := strings.Join(tt.args, " ")
 		if len(name) > 80 {
 			name = name[:80] + "…"
 		}
-		if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != exitUsage {
-			t.Errorf("%s: %v; want exit status %d", name, err, exitUsage)
+		if code != exitUsage {
+			t.Errorf("%s: exit status %d; want %d", name, code, exitUsage)
 		}
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("%s took %v; want an error at once", name, d)

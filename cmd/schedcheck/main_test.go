@@ -5,14 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
@@ -21,41 +24,102 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-// binary is the schedcheck built once for all tests.
-var binary string
+// schedcheck runs the command in-process, through run, from testdata, and
+// returns its stdout, stderr and exit status. In-process runs count for
+// coverage; TestBinary runs the built program end to end.
+func schedcheck(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	// Only for the run: the tests themselves read testdata/... paths. No
+	// test in this package is parallel, so the working directory is theirs.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir("testdata"); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.Chdir(wd); err != nil {
+			panic(err) // every later test would read the wrong files
+		}
+	}()
+	var out, errb bytes.Buffer
+	code := run(t.Context(), args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
 
-func TestMain(m *testing.M) {
+// buildBinary builds schedcheck once, for the tests that run the program
+// itself: its exit status through os.Exit, its standard streams.
+var buildBinary = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "schedcheck")
 	if err != nil {
-		panic(err)
+		return "", err
 	}
-	binary = filepath.Join(dir, "schedcheck")
+	binary := filepath.Join(dir, "schedcheck")
 	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		panic(err)
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
+	return binary, nil
+})
+
+// binary returns the built schedcheck.
+func binary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the program")
+	}
+	b, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestMain(m *testing.M) {
 	code := m.Run()
-	os.RemoveAll(dir)
+	if b, err := buildBinary(); err == nil {
+		os.RemoveAll(filepath.Dir(b))
+	}
 	os.Exit(code)
 }
 
-// schedcheck runs the built binary and returns its stdout, stderr and exit
-// status.
-func schedcheck(t *testing.T, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = "testdata"
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
+// TestBinary runs the built program on a few commands, from testdata, and
+// checks that it prints and exits as run does in-process.
+func TestBinary(t *testing.T) {
+	bin := binary(t)
+	for _, tt := range []struct {
+		stdin string
+		args  []string
+	}{
+		{"", []string{"check", "backoff(100, 30000) & times(5)"}},
+		{"", []string{"check", "-f", "bad_policy.txt"}},
+		{"times(2) & spaced(1s)\n", []string{"explain", "--json", "-f", "-"}},
+		{"", []string{"lint", "spaced(1s)"}},
+		{"", []string{"frobnicate"}},
+	} {
+		cmd := exec.Command(bin, tt.args...)
+		cmd.Dir = "testdata"
+		cmd.Stdin = strings.NewReader(tt.stdin)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		wantOut, wantErr, wantCode := schedcheck(t, tt.stdin, tt.args...)
+		if code != wantCode {
+			t.Errorf("%v: exit status %d; in-process %d", tt.args, code, wantCode)
+		}
+		if diff := cmp.Diff(wantOut, out.String()); diff != "" {
+			t.Errorf("%v: stdout (-in-process +binary):\n%s", tt.args, diff)
+		}
+		if diff := cmp.Diff(wantErr, errb.String()); diff != "" {
+			t.Errorf("%v: stderr (-in-process +binary):\n%s", tt.args, diff)
+		}
 	}
-	return out.String(), errb.String(), code
 }
 
 func TestGolden(t *testing.T) {
@@ -175,7 +239,7 @@ func reference(s schedule.Schedule, seed uint64, at time.Duration, max int) simu
 	var now time.Duration
 	for want.Attempts = 1; ; want.Attempts++ {
 		start := now
-		now = schedule.AddSat(now, at)
+		now = sat.AddDur(now, at)
 		d, ok := r.Next(start, now)
 		if !ok {
 			break
@@ -185,7 +249,7 @@ func reference(s schedule.Schedule, seed uint64, at time.Duration, max int) simu
 			break
 		}
 		want.DelaysNS = append(want.DelaysNS, d)
-		now = schedule.AddSat(now, d)
+		now = sat.AddDur(now, d)
 	}
 	want.ElapsedNS = now
 	return want

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )
@@ -68,7 +69,7 @@ func measure(ctx context.Context, s schedule.Schedule, seeds, maxRetries int, ti
 				delays = append(delays, make([]time.Duration, 0, seeds))
 				totals = append(totals, make([]time.Duration, 0, seeds))
 			}
-			total = schedule.AddSat(total, d)
+			total = sat.AddDur(total, d)
 			delays[i] = append(delays[i], d)
 			totals[i] = append(totals[i], total)
 			i++

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )
@@ -52,7 +53,7 @@ func simulate(ctx context.Context, s schedule.Schedule, seed uint64, attempt tim
 	var t time.Duration
 	for {
 		sim.Attempts++
-		start, end := t, schedule.AddSat(t, attempt)
+		start, end := t, sat.AddDur(t, attempt)
 		sim.ElapsedNS = end
 		d, ok := r.Next(start, end)
 		if !ok {
@@ -67,7 +68,7 @@ func simulate(ctx context.Context, s schedule.Schedule, seed uint64, attempt tim
 			return sim
 		}
 		sim.DelaysNS = append(sim.DelaysNS, d)
-		t = schedule.AddSat(end, d)
+		t = sat.AddDur(end, d)
 	}
 }
 
@@ -114,10 +115,10 @@ func printTimeline(w *bufio.Writer, sim simulation, attempt time.Duration, max i
 	var t time.Duration
 	for i := 0; i < sim.Attempts; i++ {
 		fmt.Fprintf(w, "%4d  %12v  attempt %d", i+1, t, i+1)
-		t = schedule.AddSat(t, attempt)
+		t = sat.AddDur(t, attempt)
 		if i < len(sim.DelaysNS) {
 			fmt.Fprintf(w, " fails, wait %v\n", sim.DelaysNS[i])
-			t = schedule.AddSat(t, sim.DelaysNS[i])
+			t = sat.AddDur(t, sim.DelaysNS[i])
 		} else if sim.Truncated {
 			fmt.Fprintf(w, " fails; stopped after --max-attempts %d\n", max)
 		} else if sim.Partial {

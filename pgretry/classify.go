@@ -1,0 +1,166 @@
+package pgretry
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"net"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/verdict"
+)
+
+// The codes Code returns.
+const (
+	codeOpen        = "circuit_open"
+	codePoolTimeout = "pool_timeout"
+	codeMarkedInTx  = "marked_in_tx"
+	codeCanceled    = "canceled"
+	codeTimeout     = "attempt_timeout"
+	codeNotSent     = "not_sent"
+	codeUnreachable = "unreachable"
+	codeShutdown    = "shutdown"
+	codeTooMany     = "too_many_connections"
+	codeSerial      = "serialization_failure"
+	codeDeadlock    = "deadlock"
+	codeStmtTimeout = "statement_timeout"
+	codeAnswer      = "database_error"
+	codeNoRows      = "no_rows"
+	codeOther       = "error"
+)
+
+// Classify returns the verdict on an error from PostgreSQL through pgx or
+// database/sql, for a statement marked safe to repeat: what a circuit
+// breaker records and whether the runner may try again.
+//
+//	verdict    code                   errors
+//	Success    ""                     nil
+//	Neutral    circuit_open           the breaker refused the call (breaker.ErrOpen)
+//	Neutral    pool_timeout           no connection came free in a full pool in time
+//	Neutral    marked_in_tx           ErrMarkedInTx
+//	Neutral    canceled               context.Canceled
+//	Transient  attempt_timeout        context.DeadlineExceeded, a pgconn timeout
+//	Transient  not_sent               failed before any byte was sent (pgconn.SafeToRetry, driver.ErrBadConn)
+//	Transient  unreachable            cannot connect, connection refused or reset, TLS, DNS, SQLSTATE class 08
+//	Transient  shutdown               SQLSTATE 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now
+//	Transient  too_many_connections   SQLSTATE 53300
+//	Retryable  serialization_failure  SQLSTATE 40001
+//	Retryable  deadlock               SQLSTATE 40P01
+//	Neutral    statement_timeout      SQLSTATE 57014
+//	Neutral    database_error         any other answer from the server (unique violation, syntax error, …)
+//	Neutral    no_rows                pgx.ErrNoRows, sql.ErrNoRows
+//	Neutral    error                  anything else (a scan into the wrong type, …)
+//
+// Transient errors count against the breaker; Retryable and Neutral ones
+// count nothing: a live database that answers is not failing. A statement
+// that is not marked is retried only when the error is not_sent; see the
+// package documentation.
+func Classify(err error) verdict.Verdict {
+	v, _ := classify(err)
+	return v
+}
+
+// Code returns the short label of err that Classify's table gives, such
+// as "circuit_open" or "pool_timeout", for logs and metrics; "" for nil.
+func Code(err error) string {
+	_, c := classify(err)
+	return c
+}
+
+func classify(err error) (verdict.Verdict, string) {
+	if err == nil {
+		return verdict.Success, ""
+	}
+	var pt *poolTimeoutError
+	var pe *pgconn.PgError
+	switch {
+	case errors.Is(err, breaker.ErrOpen):
+		return verdict.Neutral, codeOpen
+	case errors.As(err, &pt):
+		return verdict.Neutral, codePoolTimeout
+	case errors.Is(err, ErrMarkedInTx):
+		return verdict.Neutral, codeMarkedInTx
+	case errors.Is(err, context.Canceled):
+		return verdict.Neutral, codeCanceled
+	case errors.Is(err, context.DeadlineExceeded), pgconn.Timeout(err):
+		return verdict.Transient, codeTimeout
+	case errors.As(err, &pe):
+		return sqlState(pe.Code)
+	case safe(err):
+		return verdict.Transient, codeNotSent
+	case errors.Is(err, pgx.ErrNoRows), errors.Is(err, sql.ErrNoRows):
+		return verdict.Neutral, codeNoRows
+	case unreachable(err):
+		return verdict.Transient, codeUnreachable
+	}
+	return verdict.Neutral, codeOther
+}
+
+// sqlState classifies an error the server reported.
+func sqlState(code string) (verdict.Verdict, string) {
+	switch {
+	case code == "40001":
+		return verdict.Retryable, codeSerial
+	case code == "40P01":
+		return verdict.Retryable, codeDeadlock
+	case code == "57P01", code == "57P02", code == "57P03":
+		return verdict.Transient, codeShutdown
+	case code == "53300":
+		return verdict.Transient, codeTooMany
+	case len(code) == 5 && code[:2] == "08":
+		return verdict.Transient, codeUnreachable
+	case code == "57014":
+		return verdict.Neutral, codeStmtTimeout
+	}
+	return verdict.Neutral, codeAnswer
+}
+
+// safe reports whether err happened before anything of the statement was
+// sent, so that running it again cannot run it twice.
+func safe(err error) bool {
+	return pgconn.SafeToRetry(err) || errors.Is(err, driver.ErrBadConn)
+}
+
+// unreachable reports whether err says the server could not be reached
+// or the connection to it broke: a failed connect (refused, DNS, TLS,
+// authentication timeouts), a network error, or a connection cut mid-way.
+func unreachable(err error) bool {
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, net.ErrClosed)
+}
+
+// classifyUnmarked is Classify for a statement that is not marked: it is
+// retried only when nothing of it was sent.
+func classifyUnmarked(err error) verdict.Verdict {
+	v := Classify(err)
+	if v.Retry() && !safe(err) {
+		return settle(v)
+	}
+	return v
+}
+
+// classifyTx reruns a whole transaction on a serialization failure or a
+// deadlock, and when nothing of it reached the server.
+func classifyTx(err error) verdict.Verdict {
+	v, code := classify(err)
+	if code == codeSerial || code == codeDeadlock || !v.Retry() || safe(err) {
+		return v
+	}
+	return settle(v)
+}
+
+// settle turns a verdict that would retry into the one that returns and
+// counts the same way: Transient into Failure, Retryable into Neutral.
+func settle(v verdict.Verdict) verdict.Verdict {
+	if v == verdict.Transient {
+		return verdict.Failure
+	}
+	return verdict.Neutral
+}

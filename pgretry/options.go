@@ -1,0 +1,96 @@
+package pgretry
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
+)
+
+// DefaultSchedule is the schedule of marked statements when
+// Options.Schedule is nil: at most 3 attempts, with gRFC A6's full-jitter
+// backoff from 100 ms, doubling, at most 2 s, between them.
+var DefaultSchedule schedule.Schedule = schedule.Intersect{
+	A: schedule.FullJitter(100*time.Millisecond, 2*time.Second),
+	B: schedule.Times{N: 3},
+}
+
+// Options configure a DB or an SQLDB. The zero value is the default set of
+// rules: a circuit breaker with breaker.Config's defaults, DefaultSchedule
+// for marked statements and for transactions.
+type Options struct {
+	// Schedule is when to try a statement again: marked ones after a
+	// Transient or Retryable error, all of them after an error that
+	// happened before anything was sent. Nil means DefaultSchedule.
+	Schedule schedule.Schedule
+
+	// TxSchedule is when DB.Tx reruns a transaction after a
+	// serialization failure or a deadlock. Nil means Schedule.
+	TxSchedule schedule.Schedule
+
+	// Breaker guards every attempt: an open breaker fails a call at once
+	// with an error that matches breaker.ErrOpen (Code "circuit_open"),
+	// without waiting for a connection. Nil means a breaker of its own,
+	// made from breaker.Config{Name: "postgres"}: it opens after 5
+	// failures in a row, or half of at least 20 calls in 10 s. Pass one to
+	// choose its rules, to share it or to read its Stats.
+	Breaker *breaker.Breaker
+
+	// NoBreaker turns the breaker off. Without one, an outage holds every
+	// call for the connect timeout. It is an error together with Breaker.
+	NoBreaker bool
+
+	// Retry is the runner's Clock, Random, AttemptTimeout, MaxPushback,
+	// OnRetry, Logger and Budget, as package retry documents them.
+	// Retry.Breaker must be nil: set Breaker. AttemptTimeout bounds each
+	// attempt of Exec, QueryRow's Scan and each run of a transaction, not
+	// Query, whose rows outlive the attempt.
+	Retry retry.Options
+}
+
+// core is what DB and SQLDB share: checked options.
+type core struct {
+	sched, txSched schedule.Schedule
+	opts           retry.Options // with the breaker
+	queryOpts      retry.Options // opts without AttemptTimeout
+}
+
+func (o Options) build() (core, error) {
+	switch {
+	case o.Retry.Breaker != nil:
+		return core{}, errors.New("pgretry: Options.Retry.Breaker must be nil: set Options.Breaker")
+	case o.Breaker != nil && o.NoBreaker:
+		return core{}, errors.New("pgretry: Options sets both Breaker and NoBreaker")
+	case o.Retry.AttemptTimeout < 0:
+		return core{}, fmt.Errorf("pgretry: Options.Retry.AttemptTimeout %v is negative", o.Retry.AttemptTimeout)
+	case o.Retry.MaxPushback < 0:
+		return core{}, fmt.Errorf("pgretry: Options.Retry.MaxPushback %v is negative", o.Retry.MaxPushback)
+	}
+	c := core{sched: o.Schedule, txSched: o.TxSchedule, opts: o.Retry}
+	if c.sched == nil {
+		c.sched = DefaultSchedule
+	}
+	if c.txSched == nil {
+		c.txSched = c.sched
+	}
+	if err := schedule.Validate(c.sched); err != nil {
+		return core{}, fmt.Errorf("pgretry: invalid Options.Schedule: %w", err)
+	}
+	if err := schedule.Validate(c.txSched); err != nil {
+		return core{}, fmt.Errorf("pgretry: invalid Options.TxSchedule: %w", err)
+	}
+	c.opts.Breaker = o.Breaker
+	if c.opts.Breaker == nil && !o.NoBreaker {
+		b, err := breaker.New(breaker.Config{Name: "postgres"})
+		if err != nil {
+			return core{}, err
+		}
+		c.opts.Breaker = b
+	}
+	c.queryOpts = c.opts
+	c.queryOpts.AttemptTimeout = 0
+	return c, nil
+}

@@ -1,0 +1,178 @@
+package pgretry
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/retry"
+)
+
+// SQLDB runs statements on a *sql.DB opened with pgx's database/sql
+// driver (github.com/jackc/pgx/v5/stdlib) under the same rules as DB. Its
+// methods mirror sql.DB's. A SQLDB is safe for concurrent use.
+//
+// database/sql already runs a statement again on another connection when
+// the driver says nothing was sent (driver.ErrBadConn, which pgx's driver
+// returns for exactly those errors): SQLDB adds the breaker, the retries
+// of marked statements, and transactions rerun whole.
+type SQLDB struct {
+	db *sql.DB
+	core
+}
+
+// WrapSQL returns a SQLDB that runs statements on db. It fails if db is
+// nil or the options are invalid. The SQLDB does not own db: close it
+// when done.
+func WrapSQL(db *sql.DB, o Options) (*SQLDB, error) {
+	if db == nil {
+		return nil, errors.New("pgretry: nil *sql.DB")
+	}
+	c, err := o.build()
+	if err != nil {
+		return nil, err
+	}
+	return &SQLDB{db: db, core: c}, nil
+}
+
+// DB returns the *sql.DB the SQLDB runs statements on.
+func (s *SQLDB) DB() *sql.DB { return s.db }
+
+// Breaker returns the SQLDB's circuit breaker, nil if Options.NoBreaker.
+func (s *SQLDB) Breaker() *breaker.Breaker { return s.opts.Breaker }
+
+// ExecContext runs query as sql.DB.ExecContext does, retried if ctx is
+// marked with Safe or if it failed before it was sent.
+func (s *SQLDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return retry.RetryIf(ctx, s.opts, s.sched, classifier(ctx), func(ctx context.Context) (sql.Result, error) {
+		res, err := s.db.ExecContext(ctx, query, args...)
+		return res, s.acquireErr(err)
+	})
+}
+
+// QueryContext runs query as sql.DB.QueryContext does, retried like
+// ExecContext. Only the errors QueryContext itself returns are retried;
+// Options.Retry.AttemptTimeout does not apply, since the rows outlive the
+// attempt.
+func (s *SQLDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return retry.RetryIf(ctx, s.queryOpts, s.sched, classifier(ctx), func(ctx context.Context) (*sql.Rows, error) {
+		rows, err := s.db.QueryContext(ctx, query, args...)
+		return rows, s.acquireErr(err)
+	})
+}
+
+// QueryRowContext returns the row that query selects; the statement runs
+// when Scan is called, and Scan retries it like ExecContext.
+func (s *SQLDB) QueryRowContext(ctx context.Context, query string, args ...any) SQLRow {
+	return SQLRow{s: s, ctx: ctx, query: query, args: args}
+}
+
+// SQLRow is the row QueryRowContext selects.
+type SQLRow struct {
+	s     *SQLDB
+	ctx   context.Context
+	query string
+	args  []any
+}
+
+// Scan runs the statement and reads its first row into dest, as
+// sql.Row's Scan does: sql.ErrNoRows if it selects none.
+func (r SQLRow) Scan(dest ...any) error {
+	_, err := retry.RetryIf(r.ctx, r.s.opts, r.s.sched, classifier(r.ctx), func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, r.s.acquireErr(r.s.db.QueryRowContext(ctx, r.query, r.args...).Scan(dest...))
+	})
+	return err
+}
+
+// Tx is DB.Tx for database/sql: it runs fn in a transaction begun with
+// opts and commits it, and reruns it whole after a serialization failure
+// or a deadlock, rolling back first. Statements run through the SQLTx
+// that fn receives are not retried one by one; a marked one fails with
+// ErrMarkedInTx.
+func (s *SQLDB) Tx(ctx context.Context, opts *sql.TxOptions, fn func(*SQLTx) error) error {
+	switch {
+	case fn == nil:
+		return errNilFn
+	case IsSafe(ctx):
+		return ErrMarkedInTx
+	}
+	_, err := retry.RetryIf(ctx, s.opts, s.txSched, classifyTx, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, s.runTx(ctx, opts, fn)
+	})
+	return err
+}
+
+func (s *SQLDB) runTx(ctx context.Context, opts *sql.TxOptions, fn func(*SQLTx) error) error {
+	t, err := s.db.BeginTx(ctx, opts)
+	if err != nil {
+		return s.acquireErr(err)
+	}
+	defer t.Rollback() // does nothing after a commit; database/sql rolls back by itself if ctx ends
+	if err := fn(&SQLTx{tx: t}); err != nil {
+		return err
+	}
+	return t.Commit()
+}
+
+// SQLTx is the transaction SQLDB.Tx runs: a *sql.Tx that refuses
+// statements marked with Safe.
+type SQLTx struct{ tx *sql.Tx }
+
+// Tx returns the *sql.Tx, for what SQLTx does not mirror. Statements run
+// on it directly are not checked for Safe's mark.
+func (t *SQLTx) Tx() *sql.Tx { return t.tx }
+
+// ExecContext runs query in the transaction; ErrMarkedInTx if ctx is
+// marked with Safe.
+func (t *SQLTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if IsSafe(ctx) {
+		return nil, ErrMarkedInTx
+	}
+	return t.tx.ExecContext(ctx, query, args...)
+}
+
+// QueryContext runs query in the transaction; ErrMarkedInTx if ctx is
+// marked with Safe.
+func (t *SQLTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if IsSafe(ctx) {
+		return nil, ErrMarkedInTx
+	}
+	return t.tx.QueryContext(ctx, query, args...)
+}
+
+// QueryRowContext returns the row that query selects in the
+// transaction; its Scan returns ErrMarkedInTx if ctx is marked with Safe.
+func (t *SQLTx) QueryRowContext(ctx context.Context, query string, args ...any) TxRow {
+	if IsSafe(ctx) {
+		return TxRow{err: ErrMarkedInTx}
+	}
+	return TxRow{row: t.tx.QueryRowContext(ctx, query, args...)}
+}
+
+// TxRow is the row SQLTx.QueryRowContext selects.
+type TxRow struct {
+	row *sql.Row
+	err error
+}
+
+// Scan reads the row into dest, as sql.Row's Scan does.
+func (r TxRow) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.row.Scan(dest...)
+}
+
+// acquireErr is DB.acquireErr for database/sql: a context deadline that
+// ended a wait for a connection while all MaxOpenConns are in use is a
+// pool_timeout.
+func (s *SQLDB) acquireErr(err error) error {
+	if err != context.DeadlineExceeded {
+		return err
+	}
+	if st := s.db.Stats(); st.MaxOpenConnections > 0 && st.InUse >= st.MaxOpenConnections {
+		return &poolTimeoutError{err: err}
+	}
+	return err
+}

@@ -31,5 +31,5 @@ func ExampleDo() {
 	}
 	fmt.Printf("sent %d, shed %d\n", sent, shed)
 	// Output:
-	// sent 6, shed 94
+	// sent 23, shed 77
 }

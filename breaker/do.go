@@ -21,8 +21,8 @@ var (
 // judge calls a nil error a Success and any other a Failure. An error
 // while ctx is done is recorded as Neutral whatever judge says: the caller
 // gave up, which says nothing of the target. If op or judge panics, the
-// call is recorded as Neutral, so that a half-open breaker's probe slot is
-// given back, and the panic goes on.
+// call counts nothing: a half-open breaker's probe records Neutral, so
+// that its slot is given back, and the panic goes on.
 //
 // judge sees the result too, so that a (503 response, nil) can count as a
 // failure; a retry.Judge adapts as
@@ -30,8 +30,8 @@ var (
 //	func(v T, err error) verdict.Verdict { return judge(v, err).Verdict }
 //
 // Do retries nothing: wrap it in a runner for that, or give the runner the
-// breaker (retry.Options.Breaker) to guard each attempt. It costs what
-// Allow and Record cost and allocates nothing on success.
+// breaker (retry.Options.Breaker) to guard each attempt. Outside a probe
+// it costs what Allow and Record cost; it allocates nothing on success.
 func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
 	var v T
 	if b == nil || op == nil {
@@ -44,9 +44,39 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 	if err != nil {
 		return v, err
 	}
-	rec := verdict.Neutral // what a panic leaves recorded
+	if p.slot != 0 {
+		return probe(ctx, b, p, judge, op)
+	}
+	// Not a probe: a panic may leave the permit unrecorded, which counts
+	// what Neutral counts, nothing, so no deferred Record is needed.
+	v, err = op(ctx)
+	rec := verdict.Success
+	if judge != nil {
+		rec = judge(v, err)
+	} else if err != nil {
+		rec = verdict.Failure
+	}
+	if rec != verdict.Success && ctx.Err() != nil {
+		rec = verdict.Neutral
+	}
+	b.Record(p, rec)
+	return v, err
+}
+
+// probe is Do for a half-open breaker's probe, whose slot must be given
+// back whatever happens: a panic records Neutral.
+func probe[T any](ctx context.Context, b *Breaker, p Permit, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (v T, err error) {
+	rec := verdict.Neutral
 	defer func() { b.Record(p, rec) }()
 	v, err = op(ctx)
+	rec = judged(ctx, judge, v, err)
+	return v, err
+}
+
+// judged is judge's verdict on v and err, Neutral for an error while ctx
+// is done; a nil judge calls a nil error a Success and others a Failure.
+func judged[T any](ctx context.Context, judge func(T, error) verdict.Verdict, v T, err error) verdict.Verdict {
+	var rec verdict.Verdict
 	switch {
 	case judge != nil:
 		rec = judge(v, err)
@@ -58,5 +88,5 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 	if rec != verdict.Success && ctx.Err() != nil {
 		rec = verdict.Neutral
 	}
-	return v, err
+	return rec
 }

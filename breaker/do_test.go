@@ -161,3 +161,17 @@ var (
 	benchOp    = func(context.Context) (int, error) { return 200, nil }
 	benchJudge = byStatus
 )
+
+// TestDoPanicWhileClosedCountsNothing: outside a probe, a panicking call
+// is counted neither way, as Neutral would be.
+func TestDoPanicWhileClosedCountsNothing(t *testing.T) {
+	b := newDoBreaker(t, clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = breaker.Do(context.Background(), b, nil, func(context.Context) (int, error) { panic("op") })
+	}()
+	st := b.Stats()
+	if st.Successes != 0 || st.Failures != 0 || st.State != breaker.Closed {
+		t.Errorf("after a panic: %+v; want nothing counted, closed", st)
+	}
+}

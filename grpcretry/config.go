@@ -48,12 +48,10 @@ type Config struct {
 	// revision. It is ignored without ServiceConfig.
 	Jitter grpcconfig.Jitter
 
-	// Options are the runner's options for every call: Clock, Random,
-	// AttemptTimeout, MaxPushback, OnRetry and Logger, as package retry
-	// documents them. Options.Breaker and Options.Budget must be nil: a
-	// gRPC client talks to many targets, so set Breakers and Budgets,
-	// which keep one per target.
-	Options retry.Options
+	// Options are the runner's options for every call. A gRPC client
+	// talks to many targets, so the breaker and the budget are not among
+	// them: Breakers and Budgets keep one per target.
+	Options Options
 
 	// Breakers, if not nil, gives each target (the ClientConn's Target())
 	// a circuit breaker that guards every attempt. An open breaker fails
@@ -110,8 +108,6 @@ func build(c Config) (*interceptor, error) {
 		return nil, errNoPolicy
 	case set > 1:
 		return nil, errors.New("grpcretry: Config sets more than one of Schedule, Policy and ServiceConfig")
-	case c.Options.Breaker != nil || c.Options.Budget != nil:
-		return nil, errors.New("grpcretry: Config.Options.Breaker and Options.Budget must be nil: set Config.Breakers and Config.Budgets, which keep one per target")
 	case c.Options.AttemptTimeout < 0:
 		return nil, fmt.Errorf("grpcretry: Config.Options.AttemptTimeout %v is negative", c.Options.AttemptTimeout)
 	case c.Options.MaxPushback < 0:
@@ -121,7 +117,7 @@ func build(c Config) (*interceptor, error) {
 	case c.ServiceConfig != nil && c.Codes != nil:
 		return nil, errors.New("grpcretry: Config sets both Codes and ServiceConfig, whose retry policies name their own codes")
 	}
-	ic := &interceptor{opts: c.Options, breakers: c.Breakers, budgets: c.Budgets}
+	ic := &interceptor{opts: c.Options.runner(), breakers: c.Breakers, budgets: c.Budgets}
 	if c.ServiceConfig != nil {
 		if err := ic.fromServiceConfig(c.ServiceConfig, c.Jitter); err != nil {
 			return nil, err

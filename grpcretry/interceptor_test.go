@@ -39,9 +39,9 @@ func intercept(t *testing.T, c grpcretry.Config) grpc.UnaryClientInterceptor {
 
 // virtual returns runner options on a virtual clock, so retries wait no
 // real time, and the clock.
-func virtual() (retry.Options, *clockcap.VirtualClock) {
+func virtual() (grpcretry.Options, *clockcap.VirtualClock) {
 	clock := clockcap.Virtual(time.Now())
-	return retry.Options{Clock: clock, Random: randcap.Seeded(1)}, clock
+	return grpcretry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, clock
 }
 
 func TestRetriesUntilSuccess(t *testing.T) {
@@ -215,7 +215,7 @@ func TestAttemptTimeout(t *testing.T) {
 	opts, _ := virtual()
 	opts.AttemptTimeout = 50 * time.Millisecond
 	var retried []codes.Code
-	opts.OnRetry = func(_ int, err error, _ time.Duration) { retried = append(retried, status.Code(err)) }
+	opts.OnRetry = func(_ int, err error, _ time.Duration, _ string) { retried = append(retried, status.Code(err)) }
 	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -314,7 +314,7 @@ func TestConnectionClosed(t *testing.T) {
 	})
 	opts, _ := virtual()
 	var retried []codes.Code
-	opts.OnRetry = func(_ int, err error, _ time.Duration) { retried = append(retried, status.Code(err)) }
+	opts.OnRetry = func(_ int, err error, _ time.Duration, _ string) { retried = append(retried, status.Code(err)) }
 	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -11,7 +11,6 @@ import (
 	testpb "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/status"
 
-	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/grpcconfig"
 	"github.com/recur-go/recur/grpcretry"
@@ -136,10 +135,6 @@ func TestServiceConfigPlusMinus20(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	b, err := breaker.New(breaker.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	budgets, err := budget.NewRegistry(budget.TokenBucketConfig{}, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -157,9 +152,8 @@ func TestConfigErrors(t *testing.T) {
 		{"zero Times", grpcretry.Config{Schedule: schedule.Times{}}, "grpcretry: Config.Schedule: Times: n 0 is below 1"},
 		{"invalid policy", grpcretry.Config{Policy: "backoff(100ms, 1s) & times(0)"}, "grpcretry: Config.Policy: 1:28: Times: n 0 is below 1"},
 		{"unknown code", grpcretry.Config{Schedule: s, Codes: []codes.Code{codes.Unavailable, 42}}, "grpcretry: Config.Codes holds Code(42), which gRPC does not define"},
-		{"shared breaker", grpcretry.Config{Schedule: s, Options: retry.Options{Breaker: b}}, "grpcretry: Config.Options.Breaker and Options.Budget must be nil"},
-		{"negative attempt timeout", grpcretry.Config{Schedule: s, Options: retry.Options{AttemptTimeout: -1}}, "grpcretry: Config.Options.AttemptTimeout -1ns is negative"},
-		{"negative max pushback", grpcretry.Config{Schedule: s, Options: retry.Options{MaxPushback: -1}}, "grpcretry: Config.Options.MaxPushback -1ns is negative"},
+		{"negative attempt timeout", grpcretry.Config{Schedule: s, Options: grpcretry.Options{AttemptTimeout: -1}}, "grpcretry: Config.Options.AttemptTimeout -1ns is negative"},
+		{"negative max pushback", grpcretry.Config{Schedule: s, Options: grpcretry.Options{MaxPushback: -1}}, "grpcretry: Config.Options.MaxPushback -1ns is negative"},
 		{"budgets and unthrottled", grpcretry.Config{Schedule: s, Budgets: budgets, Unthrottled: true}, "grpcretry: Config sets both Budgets and Unthrottled"},
 		{"codes with a service config", grpcretry.Config{ServiceConfig: &grpcconfig.ServiceConfig{}, Codes: []codes.Code{codes.Aborted}}, "grpcretry: Config sets both Codes and ServiceConfig"},
 		{"unconvertible service config", grpcretry.Config{ServiceConfig: &grpcconfig.ServiceConfig{Methods: []grpcconfig.MethodConfig{

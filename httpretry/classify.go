@@ -115,6 +115,9 @@ func kindOf(err error) kind {
 	if errors.As(err, &se) && se.Code == errCodeRefusedStream {
 		return kindRefused
 	}
+	if strings.Contains(err.Error(), goAwayUnprocessed) {
+		return kindRefused // a stream past the GOAWAY's last stream ID
+	}
 	if find(err, isNetError) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, ErrAttemptTimeout) || brokenText(err) {
@@ -204,8 +207,12 @@ var brokenTexts = [...]string{
 	"http2: client conn is closed",
 	"http2: client connection lost",
 	"http2: server sent GOAWAY and closed the connection",
-	"http2: Transport received Server's graceful shutdown GOAWAY",
 }
+
+// goAwayUnprocessed is the text of the error net/http's HTTP/2 client
+// gives a stream whose ID is above a GOAWAY's last stream ID: the server
+// says it did not and will not process it (RFC 9113, section 6.8).
+const goAwayUnprocessed = "http2: Transport received Server's graceful shutdown GOAWAY"
 
 func brokenText(err error) bool {
 	msg := err.Error()
@@ -217,14 +224,18 @@ func brokenText(err error) bool {
 	return false
 }
 
+// methodQuery is the QUERY method (the IETF HTTPbis draft "The HTTP QUERY
+// Method"): a GET with a body, safe and idempotent.
+const methodQuery = "QUERY"
+
 // repeatable reports whether req may be sent more than once: its method is
 // idempotent (RFC 9110, section 9.2.2: GET, HEAD, OPTIONS, TRACE, PUT,
-// DELETE), it has an Idempotency-Key (or X-Idempotency-Key) header, or its
+// DELETE; and QUERY, which is defined so), it has an Idempotency-Key (or X-Idempotency-Key) header, or its
 // context was marked with WithIdempotent.
 func repeatable(req *http.Request) bool {
 	switch req.Method {
 	case "", http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace,
-		http.MethodPut, http.MethodDelete:
+		http.MethodPut, http.MethodDelete, methodQuery:
 		return true
 	}
 	if _, ok := req.Header["Idempotency-Key"]; ok {

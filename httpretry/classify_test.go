@@ -59,6 +59,7 @@ func TestErrorTable(t *testing.T) {
 		{"server closed idle connection", errors.New("http: server closed idle connection"), transient},
 		{"HTTP/2 connection lost", errors.New("http2: client connection lost"), transient},
 		{"HTTP/2 GOAWAY at or above the stream", errors.New("http2: server sent GOAWAY and closed the connection; LastStreamID=1, ErrCode=NO_ERROR, debug=\"\""), transient},
+		{"HTTP/2 stream past the GOAWAY's last stream ID", fmt.Errorf("wrapped: %w", errors.New("http2: Transport received Server's graceful shutdown GOAWAY")), row{judged{3, 0}, judged{3, 0}}},
 		{"unknown authority", x509.UnknownAuthorityError{}, row{judged{1, 1}, judged{1, 1}}},
 		{"certificate verification", &tls.CertificateVerificationError{Err: x509.HostnameError{Host: "x.test"}}, row{judged{1, 1}, judged{1, 1}}},
 		{"not TLS", tls.RecordHeaderError{Msg: "first record does not look like a TLS handshake"}, row{judged{1, 1}, judged{1, 1}}},

@@ -26,7 +26,8 @@
 //
 // A request is sent again only if repeating it is safe and possible:
 //
-//   - its method is idempotent — GET, HEAD, OPTIONS, TRACE, PUT, DELETE —
+//   - its method is idempotent — GET, HEAD, OPTIONS, TRACE, PUT, DELETE,
+//     QUERY —
 //     or it carries an Idempotency-Key (or X-Idempotency-Key) header, or
 //     its context was marked with WithIdempotent; a POST or a PATCH
 //     without one of those is sent once, because the server may have

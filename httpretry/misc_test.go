@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/httpretry"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -53,8 +54,7 @@ func TestLoggerAndOnRetry(t *testing.T) {
 	tr := &httpretry.Transport{
 		Base:     newBase(t),
 		Schedule: schedule.Intersect{A: schedule.Spaced{Every: time.Millisecond}, B: schedule.Times{N: 3}},
-		Clock:    newVirtual(),
-		Logger:   slog.New(rec),
+		Caps:     retry.Caps{Clock: newVirtual(), Logger: slog.New(rec)},
 		OnRetry: func(req *http.Request, attempt int, err error, delay time.Duration) {
 			var se *httpretry.StatusError
 			if !errors.As(err, &se) {
@@ -90,7 +90,7 @@ func TestConcurrentCalls(t *testing.T) {
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}
 	})
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 10}, Breakers: counter(t)}
+	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 10}, Breakers: counter(t), Unthrottled: true} // two in three attempts fail: beyond what a budget allows
 	var wg sync.WaitGroup
 	errs := make(chan error, 20)
 	for range 20 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/httpretry"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
 )
@@ -107,7 +108,7 @@ func TestPropRetryAfterNeverExceedsTheCap(t *testing.T) {
 		// Each check starts on an odd request: a call of one attempt is
 		// followed by a filler request.
 		clock := newVirtual()
-		tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 2}, Clock: clock, MaxRetryAfter: seconds(capSecs)}
+		tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 2}, Caps: retry.Caps{Clock: clock}, MaxRetryAfter: seconds(capSecs)}
 		resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/recur-go/recur/httpretry"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/retry"
 )
 
 // epoch is a whole second, so that an HTTP-date (which has no fraction)
@@ -107,7 +108,7 @@ func TestRetryAfterPacesEveryRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := clockcap.Virtual(epoch)
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: s, Clock: clock}
+	tr := &httpretry.Transport{Base: newBase(t), Schedule: s, Caps: retry.Caps{Clock: clock}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 	if err != nil {
 		t.Fatal(err)

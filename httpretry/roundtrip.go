@@ -3,12 +3,14 @@ package httpretry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -29,8 +31,20 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, cfg.err
 	}
+	sched, retries := cfg.schedule, cfg.retries
+	if ov, ok := req.Context().Value(scheduleKey{}).(override); ok {
+		switch {
+		case ov.s == nil:
+			sched, retries = schedule.Times{N: 1}, false // WithoutRetry
+		case schedule.Validate(ov.s) != nil:
+			closeBody(req)
+			return nil, fmt.Errorf("httpretry: WithSchedule: %w", schedule.Validate(ov.s))
+		default:
+			sched, retries = ov.s, true
+		}
+	}
 	c := call{cfg: cfg, req: req, repeatable: repeatable(req), rewindable: rewindable(req)}
-	o := retry.Options{Clock: cfg.clock, Random: cfg.random, OnRetry: c.discard}
+	o := retry.Options{Caps: retry.Caps{Clock: cfg.clock, Random: cfg.random}, OnRetry: c.discard}
 	if cfg.guarded {
 		key := target(req.URL)
 		if cfg.breakers != nil {
@@ -40,11 +54,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			o.Budget = cfg.budgets.Get(key)
 		}
 	}
-	_, err := retry.RetryIf(req.Context(), o, cfg.schedule, c.verdict, c.attempt)
+	_, err := retry.RetryIf(req.Context(), o, sched, c.verdict, c.attempt)
 	if c.attempts == 0 {
 		closeBody(req) // refused before the first attempt: Base never saw it
 	}
-	if re, ok := err.(*retry.Error); ok && re.Reason == retry.Exhausted && !cfg.retries {
+	if re, ok := err.(*retry.Error); ok && re.Reason == retry.Exhausted && !retries {
 		err = re.Err // no Schedule, no retries: Base's error as it was
 	}
 	resp := c.resp
@@ -129,7 +143,7 @@ func (c *call) verdict(error) verdict.Verdict { return c.v }
 // discard is the runner's OnRetry hook: a retry has been decided, so the
 // failed attempt's response, if any, is drained and closed before the
 // wait, which lets its connection serve other requests meanwhile.
-func (c *call) discard(attempt int, err error, delay time.Duration) {
+func (c *call) discard(attempt int, err error, delay time.Duration, _ string) {
 	if c.resp != nil {
 		drain(c.req.Context(), c.resp)
 		c.resp = nil

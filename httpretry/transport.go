@@ -13,6 +13,7 @@ import (
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -85,24 +86,28 @@ type Transport struct {
 	// errors.Is(err, breaker.ErrOpen) holds.
 	Breakers *breaker.Registry
 
-	// Budgets, if not nil, bounds the retries to each target with the
-	// target's retry budget (see package budget).
+	// Budgets bounds the retries to each target with the target's retry
+	// budget (see package budget). Nil means gRFC A6's token bucket per
+	// target (10 tokens, 0.1 back per success, retries only while more
+	// than half are left) once the Transport retries at all (Schedule is
+	// set): a failing target sees about 10% extra load, never a storm.
 	Budgets *budget.Registry
 
-	// Clock reads the time and waits between attempts; nil means
-	// clockcap.Real(). Random seeds each request's jitter; nil means
-	// randcap.Real(). Tests pin both.
-	Clock  clockcap.Clock
-	Random randcap.Random
+	// Unthrottled turns the default budget off, so that only the
+	// schedule limits retries. It is an error together with Budgets.
+	Unthrottled bool
+
+	// Caps are the clock, which reads the time and waits between attempts
+	// (nil means clockcap.Real()), the random source, which seeds each
+	// request's jitter (nil means randcap.Real()), and the logger, which
+	// gets a debug record for each retry. Tests pin the first two.
+	retry.Caps
 
 	// OnRetry, if not nil, is called before each wait with the request,
 	// the number of the attempt that just failed (from 1), its error (a
 	// *StatusError for a response) and the delay before the next attempt.
 	// The failed attempt's response, if any, is already closed.
 	OnRetry func(req *http.Request, attempt int, err error, delay time.Duration)
-
-	// Logger, if not nil, gets a debug record for each retry.
-	Logger *slog.Logger
 
 	once sync.Once
 	cfg  config
@@ -192,8 +197,14 @@ func (t *Transport) build() config {
 	if c.random == nil {
 		c.random = randcap.Real()
 	}
-	c.guarded = c.breakers != nil || c.budgets != nil
 	var errs []error
+	if t.Budgets != nil && t.Unthrottled {
+		errs = append(errs, errors.New("both Budgets and Unthrottled set"))
+	}
+	if c.budgets == nil && c.retries && !t.Unthrottled {
+		c.budgets, _ = budget.NewRegistry(budget.TokenBucketConfig{}, 0) // the defaults are valid
+	}
+	c.guarded = c.breakers != nil || c.budgets != nil
 	if err := schedule.Validate(c.schedule); err != nil {
 		errs = append(errs, fmt.Errorf("invalid Schedule: %w", err))
 	}

@@ -22,7 +22,7 @@ func requester(t *testing.T, nc *nats.Conn, policy string, attempt time.Duration
 	var codes []string
 	r, err := natsretry.New(nc, natsretry.Config{Policy: policy, Options: retry.Options{
 		AttemptTimeout: attempt,
-		OnRetry:        func(_ int, err error, _ time.Duration) { codes = append(codes, natsretry.Code(err)) },
+		OnRetry:        func(_ int, err error, _ time.Duration, _ string) { codes = append(codes, natsretry.Code(err)) },
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestNoRespondersUntilSubscriber(t *testing.T) {
 	nc := startServer(t)
 	var codes []string
 	r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(20ms) & times(10)", Options: retry.Options{
-		OnRetry: func(n int, err error, _ time.Duration) {
+		OnRetry: func(n int, err error, _ time.Duration, _ string) {
 			codes = append(codes, natsretry.Code(err))
 			if n == 3 {
 				if _, err := nc.Subscribe("svc.echo", func(m *nats.Msg) { _ = m.Respond(append([]byte("re: "), m.Data...)) }); err != nil {

@@ -14,7 +14,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/pgretry"
-	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -56,7 +55,7 @@ func TestAnswersNotRetried(t *testing.T) {
 // error is pool_timeout, not retried, and the breaker counts nothing.
 func TestPoolTimeout(t *testing.T) {
 	pool := newPool(t, server(t), "pool_max_conns=1", nil)
-	db, r := newDB(t, pool, pgretry.Options{Retry: retry.Options{AttemptTimeout: 100 * time.Millisecond}})
+	db, r := newDB(t, pool, pgretry.Options{Retry: pgretry.RetryOptions{AttemptTimeout: 100 * time.Millisecond}})
 	ctx := testCtx(t)
 	held, err := pool.Acquire(ctx)
 	if err != nil {

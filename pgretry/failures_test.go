@@ -35,7 +35,7 @@ func TestFailuresCounted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			db, err := pgretry.New(pool, pgretry.Options{Breaker: b, Retry: retry.Options{AttemptTimeout: tt.timeout}})
+			db, err := pgretry.New(pool, pgretry.Options{Breaker: b, Retry: pgretry.RetryOptions{AttemptTimeout: tt.timeout}})
 			if err != nil {
 				t.Fatal(err)
 			}

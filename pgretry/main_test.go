@@ -86,7 +86,7 @@ func noPing(cfg *pgxpool.Config) {
 type retries struct{ n atomic.Int64 }
 
 func (r *retries) options(o pgretry.Options) pgretry.Options {
-	o.Retry.OnRetry = func(int, error, time.Duration) { r.n.Add(1) }
+	o.Retry.OnRetry = func(int, error, time.Duration, string) { r.n.Add(1) }
 	return o
 }
 

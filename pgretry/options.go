@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
@@ -43,12 +44,41 @@ type Options struct {
 	// call for the connect timeout. It is an error together with Breaker.
 	NoBreaker bool
 
-	// Retry is the runner's Clock, Random, AttemptTimeout, MaxPushback,
-	// OnRetry, Logger and Budget, as package retry documents them.
-	// Retry.Breaker must be nil: set Breaker. AttemptTimeout bounds each
+	// Retry is the runner's options, as package retry documents them;
+	// the breaker is Breaker above. Retry.AttemptTimeout bounds each
 	// attempt of Exec, QueryRow's Scan and each run of a transaction, not
 	// Query, whose rows outlive the attempt.
-	Retry retry.Options
+	Retry RetryOptions
+}
+
+// RetryOptions are the options of the runner under a DB: only those it
+// honours, without a breaker, which Options.Breaker sets.
+type RetryOptions struct {
+	// Caps are the clock, the random source and the logger.
+	retry.Caps
+	// AttemptTimeout and MaxPushback are retry.Options'; negative is an
+	// error.
+	AttemptTimeout time.Duration
+	MaxPushback    time.Duration
+	// OnRetry, OnGiveUp and OnRecovered are retry.Options' hooks.
+	OnRetry     func(attempt int, err error, delay time.Duration, reason string)
+	OnGiveUp    func(e *retry.Error)
+	OnRecovered func(attempts int, reason string)
+	// Budget, if not nil, bounds the retries (see package budget).
+	Budget budget.Budget
+}
+
+// runner returns o as the runner's options, without a breaker.
+func (o RetryOptions) runner() retry.Options {
+	return retry.Options{
+		Caps:           o.Caps,
+		AttemptTimeout: o.AttemptTimeout,
+		MaxPushback:    o.MaxPushback,
+		OnRetry:        o.OnRetry,
+		OnGiveUp:       o.OnGiveUp,
+		OnRecovered:    o.OnRecovered,
+		Budget:         o.Budget,
+	}
 }
 
 // core is what DB and SQLDB share: checked options.
@@ -60,8 +90,6 @@ type core struct {
 
 func (o Options) build() (core, error) {
 	switch {
-	case o.Retry.Breaker != nil:
-		return core{}, errors.New("pgretry: Options.Retry.Breaker must be nil: set Options.Breaker")
 	case o.Breaker != nil && o.NoBreaker:
 		return core{}, errors.New("pgretry: Options sets both Breaker and NoBreaker")
 	case o.Retry.AttemptTimeout < 0:
@@ -69,7 +97,7 @@ func (o Options) build() (core, error) {
 	case o.Retry.MaxPushback < 0:
 		return core{}, fmt.Errorf("pgretry: Options.Retry.MaxPushback %v is negative", o.Retry.MaxPushback)
 	}
-	c := core{sched: o.Schedule, txSched: o.TxSchedule, opts: o.Retry}
+	c := core{sched: o.Schedule, txSched: o.TxSchedule, opts: o.Retry.runner()}
 	if c.sched == nil {
 		c.sched = DefaultSchedule
 	}

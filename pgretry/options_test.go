@@ -1,6 +1,7 @@
 package pgretry_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/pgretry"
-	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -34,9 +34,8 @@ func TestNewErrors(t *testing.T) {
 		{"invalid schedule", pgretry.Options{Schedule: schedule.Times{N: -1}}, "invalid Options.Schedule"},
 		{"invalid tx schedule", pgretry.Options{TxSchedule: schedule.Exponential{}}, "invalid Options.TxSchedule"},
 		{"breaker and none", pgretry.Options{Breaker: b, NoBreaker: true}, "both Breaker and NoBreaker"},
-		{"runner's breaker", pgretry.Options{Retry: retry.Options{Breaker: b}}, "Options.Retry.Breaker must be nil"},
-		{"negative timeout", pgretry.Options{Retry: retry.Options{AttemptTimeout: -time.Second}}, "AttemptTimeout -1s is negative"},
-		{"negative pushback", pgretry.Options{Retry: retry.Options{MaxPushback: -time.Second}}, "MaxPushback -1s is negative"},
+		{"negative timeout", pgretry.Options{Retry: pgretry.RetryOptions{AttemptTimeout: -time.Second}}, "AttemptTimeout -1s is negative"},
+		{"negative pushback", pgretry.Options{Retry: pgretry.RetryOptions{MaxPushback: -time.Second}}, "MaxPushback -1s is negative"},
 	} {
 		if _, err := pgretry.New(pool, tt.o); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("New with %s: %v; want an error containing %q", tt.name, err, tt.want)
@@ -58,5 +57,13 @@ func TestNewErrors(t *testing.T) {
 	}
 	if err := db.Tx(t.Context(), pgx.TxOptions{}, nil); err == nil {
 		t.Error("Tx with a nil function: nil error")
+	}
+}
+
+// TestRetryOptionsCarryNoBreaker: the breaker is Options.Breaker; the
+// runner's options have no field for one, so none can be set and refused.
+func TestRetryOptionsCarryNoBreaker(t *testing.T) {
+	if _, ok := reflect.TypeOf(pgretry.RetryOptions{}).FieldByName("Breaker"); ok {
+		t.Error("pgretry.RetryOptions has a Breaker field")
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
-	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -150,7 +149,7 @@ func TestSQLFaults(t *testing.T) {
 	}
 	// The attempt timeout is for the full pool below; it is long enough
 	// for a statement on a loaded machine.
-	db, r := newSQL(t, s, "", true, pgretry.Options{Breaker: b, Retry: retry.Options{AttemptTimeout: time.Second}})
+	db, r := newSQL(t, s, "", true, pgretry.Options{Breaker: b, Retry: pgretry.RetryOptions{AttemptTimeout: time.Second}})
 	db.DB().SetMaxOpenConns(1)
 	if _, err := db.DB().ExecContext(ctx, "CREATE TABLE u (id int PRIMARY KEY); INSERT INTO u VALUES (1)"); err != nil {
 		t.Fatal(err)

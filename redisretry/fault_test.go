@@ -143,7 +143,7 @@ func TestReadOnlySafe(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
 			rdb, _ := hooked(t, s.addr, redisretry.Config{NoBreaker: true, ReadOnlySafe: tc.readOnly, Options: retry.Options{
-				OnRetry: func(_ int, err error, _ time.Duration) { got = append(got, redisretry.Code(err)) },
+				OnRetry: func(_ int, err error, _ time.Duration, _ string) { got = append(got, redisretry.Code(err)) },
 			}})
 			if err := rdb.Ping(ctx).Err(); err != nil {
 				t.Fatal(err)

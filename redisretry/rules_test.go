@@ -150,7 +150,7 @@ func TestClientKill(t *testing.T) {
 		t.Run(fmt.Sprint("marked=", marked), func(t *testing.T) {
 			var retries []string
 			rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Options: retry.Options{
-				OnRetry: func(_ int, err error, _ time.Duration) { retries = append(retries, redisretry.Code(err)) },
+				OnRetry: func(_ int, err error, _ time.Duration, _ string) { retries = append(retries, redisretry.Code(err)) },
 			}})
 			cctx := ctx
 			if marked {
@@ -308,7 +308,7 @@ func TestMasterDown(t *testing.T) {
 	s := startServer(t, "--replicaof", "127.0.0.1", fmt.Sprint(gone), "--replica-serve-stale-data", "no")
 	var retries []string
 	rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Options: retry.Options{
-		OnRetry: func(_ int, err error, _ time.Duration) { retries = append(retries, redisretry.Code(err)) },
+		OnRetry: func(_ int, err error, _ time.Duration, _ string) { retries = append(retries, redisretry.Code(err)) },
 	}})
 	err = rdb.Get(redisretry.WithSafe(context.Background()), "k").Err()
 	got := outcome{redisretry.Code(err), redisretry.Classify(err), int64(len(retries))}

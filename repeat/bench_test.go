@@ -20,7 +20,7 @@ func BenchmarkPollVirtual5m(b *testing.B) {
 	ok := func(context.Context) error { return nil }
 	b.ReportAllocs()
 	for b.Loop() {
-		o := retry.Options{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)}
+		o := repeat.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)}}
 		if n, err := repeat.Repeat(ctx, o, s, ok); n != 11 || err != nil {
 			b.Fatal(n, err)
 		}
@@ -34,7 +34,7 @@ func BenchmarkZeroDelayRun(b *testing.B) {
 	runs := 0
 	b.ReportAllocs()
 	b.ResetTimer()
-	n, _ := repeat.Repeat(ctx, retry.Options{}, schedule.Forever{}, func(context.Context) error {
+	n, _ := repeat.Repeat(ctx, repeat.Options{}, schedule.Forever{}, func(context.Context) error {
 		if runs++; runs > b.N {
 			return errBroken
 		}

@@ -18,10 +18,9 @@ import (
 // with -race); each keeps its own count.
 func TestConcurrentPollers(t *testing.T) {
 	var waits atomic.Int64
-	o := retry.Options{
-		Clock:   clockcap.Virtual(epoch),
-		Random:  randcap.Real(),
-		OnRetry: func(int, error, time.Duration) { waits.Add(1) },
+	o := repeat.Options{
+		Caps:     retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Real()},
+		AfterRun: func(int, time.Duration) { waits.Add(1) },
 	}
 	s := schedule.Intersect{A: schedule.Backoff(time.Second, time.Minute), B: schedule.Times{N: 10}}
 	const pollers = 40

@@ -6,16 +6,16 @@
 // each success and stops at the first failure:
 //
 //	// Every thirty seconds until something breaks.
-//	n, err := repeat.Repeat(ctx, retry.Options{}, schedule.Spaced{Every: 30 * time.Second}, checkHealth)
+//	n, err := repeat.Repeat(ctx, repeat.Options{}, schedule.Spaced{Every: 30 * time.Second}, checkHealth)
 //
 // It returns how many runs succeeded, so a caller can tell "the schedule
 // ended" (err == nil) from "it failed on run n+1" (the operation's error,
 // unchanged) from "it never ran once" (n == 0).
 //
-// Repeat takes the same retry.Options as the retry runners: the Clock and
-// Random capabilities (zero value: the real ones), the per-attempt timeout,
-// the OnRetry hook (called before each wait with the runs so far and a nil
-// error) and the Logger. The context bounds the whole loop: a run that
+// Repeat takes its own Options: the capabilities it shares with the retry
+// runners (retry.Caps: Clock, Random, Logger; zero value: the real ones,
+// no logging), RunTimeout, which bounds each run, and the AfterRun hook,
+// called before each wait with the runs so far and the wait. The context bounds the whole loop: a run that
 // would start at or after its deadline is not waited for — Repeat returns
 // at once with an error for which errors.Is(err, context.DeadlineExceeded)
 // holds — and a cancellation during a wait returns the context's error

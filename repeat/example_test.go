@@ -17,7 +17,7 @@ import (
 func ExampleRepeat() {
 	clock := clockcap.Virtual(time.Now())
 	polls := 0
-	n, err := repeat.Repeat(context.Background(), retry.Options{Clock: clock}, schedule.Spaced{Every: 30 * time.Second}, func(context.Context) error {
+	n, err := repeat.Repeat(context.Background(), repeat.Options{Caps: retry.Caps{Clock: clock}}, schedule.Spaced{Every: 30 * time.Second}, func(context.Context) error {
 		polls++
 		fmt.Println("poll at", clock.Elapsed())
 		if polls == 5 {
@@ -40,7 +40,7 @@ func ExampleRepeat() {
 func ExampleRepeat_scheduleEnds() {
 	clock := clockcap.Virtual(time.Now())
 	hourOfRefreshes := schedule.UpTo{Inner: schedule.Spaced{Every: 10 * time.Minute}, Budget: time.Hour}
-	n, err := repeat.Repeat(context.Background(), retry.Options{Clock: clock}, hourOfRefreshes, func(context.Context) error { return nil })
+	n, err := repeat.Repeat(context.Background(), repeat.Options{Caps: retry.Caps{Clock: clock}}, hourOfRefreshes, func(context.Context) error { return nil })
 	fmt.Println(n, err, clock.Elapsed())
 	// Output: 7 <nil> 1h0m0s
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/randcap"
-	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -20,9 +19,8 @@ import (
 var ErrDeadline = fmt.Errorf("repeat: next run would start after the deadline: %w", context.DeadlineExceeded)
 
 var (
-	errNilOp          = errors.New("repeat: nil operation")
-	errAttemptTimeout = errors.New("repeat: negative Options.AttemptTimeout")
-	errMaxPushback    = errors.New("repeat: negative Options.MaxPushback")
+	errNilOp      = errors.New("repeat: nil operation")
+	errRunTimeout = errors.New("repeat: negative Options.RunTimeout")
 )
 
 // Repeat runs op, then asks schedule s after each success whether and when
@@ -35,24 +33,22 @@ var (
 // invalid (see below); Times{N: 3} makes three runs in all, and
 // Spaced{Every: time.Minute} runs once a minute on a grid anchored at the
 // first run's start, so a slow run does not make it drift. op receives ctx,
-// or a context derived from it when o.AttemptTimeout is set.
+// or a context derived from it when o.RunTimeout is set.
 //
 // The schedule and the options are checked before the first run: an
-// invalid schedule (nil included), a nil op or a negative AttemptTimeout
-// or MaxPushback returns 0 and an error at once, and op is not called. For
+// invalid schedule (nil included), a nil op or a negative RunTimeout
+// returns 0 and an error at once, and op is not called. For
 // the schedule, the error wraps the *schedule.Error of schedule.Validate,
 // which errors.As finds.
-func Repeat(ctx context.Context, o retry.Options, s schedule.Schedule, op func(context.Context) error) (int, error) {
+func Repeat(ctx context.Context, o Options, s schedule.Schedule, op func(context.Context) error) (int, error) {
 	timed, valid := interp.Check(s)
 	switch {
 	case op == nil:
 		return 0, errNilOp
 	case !valid:
 		return 0, fmt.Errorf("repeat: invalid schedule: %w", schedule.Validate(s))
-	case o.AttemptTimeout < 0:
-		return 0, errAttemptTimeout
-	case o.MaxPushback < 0:
-		return 0, errMaxPushback
+	case o.RunTimeout < 0:
+		return 0, errRunTimeout
 	}
 	clock := o.Clock
 	if clock == nil {
@@ -62,7 +58,7 @@ func Repeat(ctx context.Context, o retry.Options, s schedule.Schedule, op func(c
 	if timed {
 		t0 = clock.Now()
 	}
-	if err := run(ctx, o.AttemptTimeout, op); err != nil {
+	if err := run(ctx, o.RunTimeout, op); err != nil {
 		return 0, err
 	}
 	random := o.Random
@@ -93,8 +89,8 @@ func Repeat(ctx context.Context, o retry.Options, s schedule.Schedule, op func(c
 		if hasDeadline && !end.Add(wait).Before(deadline) {
 			return runs, ErrDeadline
 		}
-		if o.OnRetry != nil {
-			o.OnRetry(runs, nil, wait)
+		if o.AfterRun != nil {
+			o.AfterRun(runs, wait)
 		}
 		if o.Logger != nil {
 			o.Logger.LogAttrs(ctx, slog.LevelDebug, "repeat", slog.Int("runs", runs), slog.Duration("delay", wait))
@@ -105,7 +101,7 @@ func Repeat(ctx context.Context, o retry.Options, s schedule.Schedule, op func(c
 		if timed {
 			start = clock.Now().Sub(t0)
 		}
-		if err := run(ctx, o.AttemptTimeout, op); err != nil {
+		if err := run(ctx, o.RunTimeout, op); err != nil {
 			return runs, err
 		}
 	}

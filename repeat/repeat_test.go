@@ -62,7 +62,7 @@ func TestSeedPollEveryThirtySeconds(t *testing.T) {
 		t.Run(fmt.Sprint("polls taking ", tt.took), func(t *testing.T) {
 			clock := clockcap.Virtual(epoch)
 			p := &poller{clock: clock, took: tt.took, failAt: 5}
-			n, err := repeat.Repeat(context.Background(), retry.Options{Clock: clock, Random: randcap.Seeded(1)}, every30s, p.op)
+			n, err := repeat.Repeat(context.Background(), repeat.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, every30s, p.op)
 			if n != 4 || err != errBroken {
 				t.Errorf("Repeat = %d, %v; want 4, %v", n, err, errBroken)
 			}
@@ -118,7 +118,7 @@ func TestRepeat(t *testing.T) {
 			}
 			clock := clockcap.Virtual(start)
 			p := &poller{clock: clock, took: tt.took, failAt: tt.failAt}
-			n, err := repeat.Repeat(ctx, retry.Options{Clock: clock}, tt.sched, p.op)
+			n, err := repeat.Repeat(ctx, repeat.Options{Caps: retry.Caps{Clock: clock}}, tt.sched, p.op)
 			if n != tt.wantRuns {
 				t.Errorf("%d runs, want %d", n, tt.wantRuns)
 			}
@@ -150,45 +150,45 @@ func btoi(b bool) int {
 	return 0
 }
 
-// TestOnRetry: the hook sees the runs so far, a nil error and each wait.
-func TestOnRetry(t *testing.T) {
+// TestAfterRun: the hook sees the runs so far and each wait, and is not
+// called after the last run.
+func TestAfterRun(t *testing.T) {
 	type call struct {
 		Runs  int
-		Err   error
 		Delay time.Duration
 	}
 	var got []call
 	clock := clockcap.Virtual(epoch)
-	o := retry.Options{Clock: clock, OnRetry: func(n int, err error, d time.Duration) { got = append(got, call{n, err, d}) }}
+	o := repeat.Options{Caps: retry.Caps{Clock: clock}, AfterRun: func(n int, d time.Duration) { got = append(got, call{n, d}) }}
 	s := schedule.Intersect{A: schedule.Fibonacci{Base: sec}, B: schedule.Times{N: 4}}
 	if n, err := repeat.Repeat(context.Background(), o, s, func(context.Context) error { return nil }); n != 4 || err != nil {
 		t.Fatalf("Repeat = %d, %v", n, err)
 	}
-	want := []call{{1, nil, sec}, {2, nil, sec}, {3, nil, 2 * sec}}
+	want := []call{{1, sec}, {2, sec}, {3, 2 * sec}}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("OnRetry calls (-want +got):\n%s", diff)
+		t.Errorf("AfterRun calls (-want +got):\n%s", diff)
 	}
 }
 
 func TestBadInput(t *testing.T) {
 	ctx := context.Background()
-	o := retry.Options{Clock: clockcap.Virtual(epoch)}
+	o := repeat.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}
 	t.Run("nil op", func(t *testing.T) {
 		n, err := repeat.Repeat(ctx, o, every30s, nil)
 		if n != 0 || err == nil || err.Error() != "repeat: nil operation" {
 			t.Errorf("Repeat = %d, %v; want 0, repeat: nil operation", n, err)
 		}
 	})
-	t.Run("negative AttemptTimeout", func(t *testing.T) {
+	t.Run("negative RunTimeout", func(t *testing.T) {
 		calls := 0
-		n, err := repeat.Repeat(ctx, retry.Options{AttemptTimeout: -time.Second}, every30s, func(context.Context) error { calls++; return nil })
-		if n != 0 || calls != 0 || err == nil || err.Error() != "repeat: negative Options.AttemptTimeout" {
+		n, err := repeat.Repeat(ctx, repeat.Options{RunTimeout: -time.Second}, every30s, func(context.Context) error { calls++; return nil })
+		if n != 0 || calls != 0 || err == nil || err.Error() != "repeat: negative Options.RunTimeout" {
 			t.Errorf("Repeat = %d, %v after %d calls", n, err, calls)
 		}
 	})
 	for _, tt := range []struct {
 		name string
-		o    retry.Options
+		o    repeat.Options
 		s    schedule.Schedule
 		want string
 		path string // the *schedule.Error's Path, if the schedule is at fault
@@ -197,7 +197,6 @@ func TestBadInput(t *testing.T) {
 			"repeat: invalid schedule: Union.A.Spaced: every 0s is not positive", "Union.A.Spaced"},
 		{"zero Times", o, schedule.Times{}, "repeat: invalid schedule: Times: n 0 is below 1", "Times"},
 		{"nil schedule", o, nil, "repeat: invalid schedule: missing schedule", ""},
-		{"negative MaxPushback", retry.Options{MaxPushback: -1}, every30s, "repeat: negative Options.MaxPushback", ""},
 	} {
 		for _, fails := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/op fails %v", tt.name, fails), func(t *testing.T) {
@@ -229,7 +228,7 @@ func TestPanicPropagates(t *testing.T) {
 			t.Errorf("recovered %v after %d runs, want boom after 2", r, runs)
 		}
 	}()
-	_, _ = repeat.Repeat(context.Background(), retry.Options{Clock: clockcap.Virtual(epoch)}, every30s, func(context.Context) error {
+	_, _ = repeat.Repeat(context.Background(), repeat.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}, every30s, func(context.Context) error {
 		if runs++; runs == 2 {
 			panic("boom")
 		}
@@ -249,7 +248,7 @@ func TestCancelDuringWait(t *testing.T) {
 	}
 	done := make(chan result)
 	go func() {
-		n, err := repeat.Repeat(ctx, retry.Options{Clock: clock}, every30s, func(context.Context) error { return nil })
+		n, err := repeat.Repeat(ctx, repeat.Options{Caps: retry.Caps{Clock: clock}}, every30s, func(context.Context) error { return nil })
 		done <- result{n, err}
 	}()
 	for range 2 { // let two runs happen
@@ -273,7 +272,7 @@ func TestCancelDuringWaitRealClock(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	waiting := make(chan struct{})
-	o := retry.Options{OnRetry: func(int, error, time.Duration) { close(waiting) }}
+	o := repeat.Options{AfterRun: func(int, time.Duration) { close(waiting) }}
 	go func() {
 		<-waiting
 		cancel()

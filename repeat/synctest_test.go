@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/repeat"
-	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -22,7 +21,7 @@ func TestSynctestPolling(t *testing.T) {
 		defer cancel()
 		begin := time.Now()
 		var starts []time.Duration
-		n, err := repeat.Repeat(ctx, retry.Options{}, schedule.Spaced{Every: 30 * time.Second}, func(context.Context) error {
+		n, err := repeat.Repeat(ctx, repeat.Options{}, schedule.Spaced{Every: 30 * time.Second}, func(context.Context) error {
 			starts = append(starts, time.Since(begin))
 			time.Sleep(time.Second) // the poll itself takes a second
 			return nil
@@ -47,7 +46,7 @@ func TestSynctestCancel(t *testing.T) {
 		defer cancel()
 		time.AfterFunc(45*time.Second, cancel)
 		begin := time.Now()
-		n, err := repeat.Repeat(ctx, retry.Options{}, schedule.Spaced{Every: 30 * time.Second}, func(context.Context) error { return nil })
+		n, err := repeat.Repeat(ctx, repeat.Options{}, schedule.Spaced{Every: 30 * time.Second}, func(context.Context) error { return nil })
 		if n != 2 || err != context.Canceled {
 			t.Errorf("Repeat = %d, %v; want 2, context.Canceled", n, err)
 		}
@@ -57,13 +56,13 @@ func TestSynctestCancel(t *testing.T) {
 	})
 }
 
-// TestSynctestAttemptTimeout: a run that hangs is cut off by the
+// TestSynctestRunTimeout: a run that hangs is cut off by the
 // per-attempt timeout and its error ends the loop.
-func TestSynctestAttemptTimeout(t *testing.T) {
+func TestSynctestRunTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		begin := time.Now()
 		runs := 0
-		n, err := repeat.Repeat(context.Background(), retry.Options{AttemptTimeout: 5 * time.Second}, schedule.Spaced{Every: 10 * time.Second}, func(ctx context.Context) error {
+		n, err := repeat.Repeat(context.Background(), repeat.Options{RunTimeout: 5 * time.Second}, schedule.Spaced{Every: 10 * time.Second}, func(ctx context.Context) error {
 			if runs++; runs < 3 {
 				return nil
 			}

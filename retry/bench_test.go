@@ -98,7 +98,7 @@ func BenchmarkVirtual30s(b *testing.B) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	b.ReportAllocs()
 	for b.Loop() {
-		o := retry.Options{Clock: clockcap.Virtual(start), Random: randcap.Seeded(1)}
+		o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(start), Random: randcap.Seeded(1)}}
 		_, err := retry.Retry(ctx, o, s, func(context.Context) (int, error) { return 0, errFlaky })
 		var e *retry.Error
 		if !errors.As(err, &e) || e.Reason != retry.Exhausted {

@@ -24,7 +24,7 @@ func TestCancelDuringWaitRealClock(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	waiting := make(chan struct{})
-	o := retry.Options{OnRetry: func(int, error, time.Duration) { close(waiting) }}
+	o := retry.Options{OnRetry: func(int, error, time.Duration, string) { close(waiting) }}
 	go func() {
 		<-waiting
 		cancel()
@@ -67,7 +67,7 @@ func TestCancelDuringWaitManualClock(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error)
 	go func() {
-		_, err := retry.Retry(ctx, retry.Options{Clock: clock}, hourly, func(context.Context) (int, error) { return 0, errFlaky })
+		_, err := retry.Retry(ctx, retry.Options{Caps: retry.Caps{Clock: clock}}, hourly, func(context.Context) (int, error) { return 0, errFlaky })
 		done <- err
 	}()
 	if err := clock.WaitSleepers(context.Background(), 1); err != nil {
@@ -94,7 +94,7 @@ func TestCancelDuringWaitManualClock(t *testing.T) {
 func TestCanceledBeforeRetry(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	_, err := retry.Retry(ctx, retry.Options{Clock: clockcap.Virtual(epoch)}, policy, func(ctx context.Context) (int, error) {
+	_, err := retry.Retry(ctx, retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}, policy, func(ctx context.Context) (int, error) {
 		calls++
 		cancel()
 		return 0, ctx.Err()
@@ -110,7 +110,7 @@ func TestCanceledBeforeRetry(t *testing.T) {
 func TestDeadlinePassedDuringAttempt(t *testing.T) {
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	_, err := retry.Retry(ctx, retry.Options{Clock: clockcap.Virtual(epoch)}, policy, func(ctx context.Context) (int, error) {
+	_, err := retry.Retry(ctx, retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}, policy, func(ctx context.Context) (int, error) {
 		return 0, ctx.Err()
 	})
 	e := asError(t, err)

@@ -21,9 +21,8 @@ import (
 func TestConcurrentCallers(t *testing.T) {
 	var retries atomic.Int64
 	o := retry.Options{
-		Clock:   clockcap.Virtual(epoch),
-		Random:  randcap.Real(),
-		OnRetry: func(int, error, time.Duration) { retries.Add(1) },
+		Caps:    retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Real()},
+		OnRetry: func(int, error, time.Duration, string) { retries.Add(1) },
 	}
 	const callers = 60
 	results := make([]error, callers)
@@ -66,7 +65,7 @@ func TestConcurrentCallers(t *testing.T) {
 // it moves, and one whose context is cancelled leaves the others asleep.
 func TestConcurrentSleepers(t *testing.T) {
 	clock := clockcap.Manual(epoch)
-	o := retry.Options{Clock: clock}
+	o := retry.Options{Caps: retry.Caps{Clock: clock}}
 	s := schedule.Intersect{A: schedule.Spaced{Every: time.Second}, B: schedule.Times{N: 2}}
 	const callers = 8
 	ctx, cancel := context.WithCancel(context.Background())

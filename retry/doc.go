@@ -20,6 +20,15 @@
 // verdict.Verdict, for callers — circuit breakers, retry budgets, HTTP clients —
 // that must tell a failing target from one that is merely busy.
 //
+// # Judging the whole outcome
+//
+// Do takes a Judge, which sees the result as well as the error and
+// returns a Judgement: a verdict, an optional retry-after and a short
+// reason label. A (503 response, nil) can be retried that way, and the
+// responses the runner drops go to a discard function exactly once, so
+// that their bodies are closed. AttemptOf tells op which attempt it is
+// making and whether the schedule allows another.
+//
 // # Deadlines and cancellation
 //
 // The context bounds all attempts together. A retry whose wait would end
@@ -44,16 +53,20 @@
 // retry loop in microseconds and can assert every wait:
 //
 //	clock := clockcap.Virtual(time.Now())
-//	_, err := retry.Retry(ctx, retry.Options{Clock: clock, Random: randcap.Seeded(1)}, policy, alwaysFails)
+//	_, err := retry.Retry(ctx, retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, policy, alwaysFails)
 //	// clock.Sleeps() holds the four waits before attempts 2 to 5.
 //
 // # Cost
 //
 // A call whose first attempt succeeds reads no clock, draws no seed and
 // allocates nothing — unless its schedule measures time from its start
-// (Spaced, UpTo), which costs one clock read. The first failure starts the
-// interpreter (one allocation); a retry with no delay arms no timer.
+// (Spaced, UpTo), which costs one clock read; so does Do's. The first
+// failure costs two allocations for the whole call (the interpreter's node
+// state, and one block for the run, the later attempts' context and the
+// held result); a retry with no delay arms no timer and allocates nothing.
 //
-// Observability: Options.OnRetry is called before each wait, and
-// Options.Logger gets a debug record per retry and one on giving up.
+// Observability: Options.OnRetry is called before each wait, OnGiveUp
+// when the runner gives up and OnRecovered when a call succeeds after
+// retries, each with the judgement's reason; Options.Logger gets a debug
+// record per retry and a warning when the runner gives up.
 package retry

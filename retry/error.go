@@ -66,6 +66,9 @@ type Error struct {
 	// Canceled and the cause differs from the context's error; the
 	// breaker's refusal when Reason is Open; otherwise nil.
 	Cause error
+	// Label is the Reason of the last attempt's Judgement, such as
+	// "status_503", when a Judge made it; empty otherwise.
+	Label string
 }
 
 // Error returns a message such as
@@ -88,6 +91,9 @@ func (e *Error) Error() string {
 	if e.Err != nil {
 		b = append(b, ": "...)
 		b = append(b, e.Err.Error()...)
+	} else if e.Label != "" {
+		b = append(b, ": "...)
+		b = append(b, e.Label...)
 	}
 	return string(b)
 }

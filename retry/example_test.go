@@ -31,9 +31,8 @@ func ExampleRetryWhile() {
 	}
 	clock := clockcap.Virtual(time.Now())
 	o := retry.Options{
-		Clock:  clock,
-		Random: randcap.Seeded(1),
-		OnRetry: func(attempt int, err error, delay time.Duration) {
+		Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)},
+		OnRetry: func(attempt int, err error, delay time.Duration, _ string) {
 			fmt.Printf("attempt %d: %v; retrying in %v\n", attempt, err, delay.Round(time.Millisecond))
 		},
 	}
@@ -57,7 +56,7 @@ func ExampleRetryWhile() {
 
 // A flaky operation succeeds on its third attempt.
 func ExampleRetry() {
-	o := retry.Options{Clock: clockcap.Virtual(time.Now())}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(time.Now())}}
 	calls := 0
 	n, err := retry.Retry(context.Background(), o, schedule.Times{N: 5}, func(context.Context) (int, error) {
 		if calls++; calls < 3 {
@@ -85,7 +84,7 @@ func ExampleRetryIf() {
 		}
 		return verdict.Neutral
 	}
-	o := retry.Options{Clock: clockcap.Virtual(time.Now())}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(time.Now())}}
 	answers := []int{429, 503, 400}
 	_, err := retry.RetryIf(context.Background(), o, schedule.Times{N: 5}, classify, func(context.Context) (string, error) {
 		code := answers[0]
@@ -105,7 +104,7 @@ func ExampleRetryIf() {
 // longer of the schedule's delay and the pushback.
 func ExampleAfter() {
 	clock := clockcap.Virtual(time.Now())
-	o := retry.Options{Clock: clock, MaxPushback: time.Minute}
+	o := retry.Options{Caps: retry.Caps{Clock: clock}, MaxPushback: time.Minute}
 	calls := 0
 	_, err := retry.Retry(context.Background(), o, schedule.Spaced{Every: time.Second}, func(context.Context) (string, error) {
 		if calls++; calls == 1 {
@@ -131,7 +130,7 @@ func ExampleError() {
 	ctx, cancel := context.WithDeadline(context.Background(), clock.Now().Add(10*time.Second))
 	defer cancel()
 	refused := errors.New("connection refused")
-	o := retry.Options{Clock: clock}
+	o := retry.Options{Caps: retry.Caps{Clock: clock}}
 	_, err := retry.Retry(ctx, o, schedule.Spaced{Every: 4 * time.Second}, func(context.Context) (int, error) {
 		return 0, refused
 	})

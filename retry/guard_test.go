@@ -48,7 +48,7 @@ func TestBreakerStopsTheRetryLoop(t *testing.T) {
 	clock := clockcap.Virtual(time.Now())
 	b := newBreaker(t, clock)
 	d := &downstream{down: true}
-	o := retry.Options{Clock: clock, Random: randcap.Seeded(1), Breaker: b}
+	o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}, Breaker: b}
 	s := schedule.Intersect{A: schedule.Spaced{Every: 100 * time.Millisecond}, B: schedule.Times{N: 10}}
 
 	_, err := retry.Retry(context.Background(), o, s, d.call)
@@ -97,7 +97,7 @@ func TestBreakerStopsTheRetryLoop(t *testing.T) {
 func TestAttemptCapAgainstAPersistentFailure(t *testing.T) {
 	clock := clockcap.Virtual(time.Now())
 	d := &downstream{down: true}
-	o := retry.Options{Clock: clock, Random: randcap.Seeded(1)}
+	o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}
 	s := schedule.Intersect{A: schedule.FullJitter(100*time.Millisecond, time.Second), B: schedule.Times{N: 3}}
 	for i := 0; i < 50; i++ {
 		_, err := retry.Retry(context.Background(), o, s, d.call)
@@ -122,7 +122,7 @@ func TestTokenBucketBoundsAnOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &downstream{down: true}
-	o := retry.Options{Clock: clock, Random: randcap.Seeded(1), Budget: bucket}
+	o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}, Budget: bucket}
 	s := schedule.Intersect{A: schedule.FullJitter(10*time.Millisecond, time.Second), B: schedule.Times{N: 3}}
 	throttled := 0
 	for i := 0; i < 1000; i++ {
@@ -151,7 +151,7 @@ func TestAdaptiveThrottlingRefusesUnattempted(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &downstream{down: true}
-	o := retry.Options{Clock: clockcap.Virtual(time.Now()), Random: randcap.Seeded(1), Budget: a}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(time.Now()), Random: randcap.Seeded(1)}, Budget: a}
 	refused := 0
 	for i := 0; i < 200; i++ {
 		before := d.calls
@@ -171,7 +171,7 @@ func TestAdaptiveThrottlingRefusesUnattempted(t *testing.T) {
 func TestVerdictsRecordedWithTheBreaker(t *testing.T) {
 	clock := clockcap.Virtual(time.Now())
 	b := newBreaker(t, clock)
-	o := retry.Options{Clock: clock, Random: randcap.Seeded(1), Breaker: b}
+	o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}, Breaker: b}
 	tooMany := errors.New("429")
 	classify := func(err error) verdict.Verdict {
 		if err == tooMany {

@@ -58,12 +58,14 @@ type hookLog struct {
 	attempts []int
 	errs     []error
 	delays   []time.Duration
+	reasons  []string
 }
 
-func (h *hookLog) hook(attempt int, err error, delay time.Duration) {
+func (h *hookLog) hook(attempt int, err error, delay time.Duration, reason string) {
 	h.attempts = append(h.attempts, attempt)
 	h.errs = append(h.errs, err)
 	h.delays = append(h.delays, delay)
+	h.reasons = append(h.reasons, reason)
 }
 
 // asError returns err as a *retry.Error or fails the test.

@@ -40,14 +40,17 @@ func TestLogging(t *testing.T) {
 		{"a debug record per retry and one on giving up", slog.LevelDebug, failing, []string{
 			`level=DEBUG msg=retry attempt=1 delay=1s err=flaky`,
 			`level=DEBUG msg=retry attempt=2 delay=2s err=flaky`,
-			`level=DEBUG msg="retry: giving up" attempts=3 reason="schedule exhausted" err=flaky`,
+			`level=WARN msg="retry: giving up" attempts=3 reason="schedule exhausted" err=flaky`,
 		}},
-		{"nothing above debug", slog.LevelInfo, failing, nil},
+		{"giving up is a warning", slog.LevelInfo, failing, []string{
+			`level=WARN msg="retry: giving up" attempts=3 reason="schedule exhausted" err=flaky`,
+		}},
+		{"nothing above warn", slog.LevelError, failing, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			o := retry.Options{Clock: clockcap.Virtual(epoch), Logger: logger(&buf, tt.level)}
+			o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch), Logger: logger(&buf, tt.level)}}
 			_, _ = retry.Retry(context.Background(), o, s, tt.op)
 			var got []string
 			if out := strings.TrimSpace(buf.String()); out != "" {

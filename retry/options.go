@@ -19,15 +19,8 @@ import (
 // is a plain value; one value may be shared by any number of concurrent
 // calls if its Clock, Random, OnRetry and Logger may.
 type Options struct {
-	// Clock reads the time and waits; nil means clockcap.Real(). A test
-	// passes clockcap.Virtual to run a retry loop in no time. The
-	// context's deadline is compared with this clock's time, so a test
-	// with a virtual clock sets its deadline on the virtual timeline.
-	Clock clockcap.Clock
-
-	// Random gives each run its seed, from which all its jitter derives;
-	// nil means randcap.Real(). A test passes randcap.Seeded to pin it.
-	Random randcap.Random
+	// Caps are the clock, the random source and the logger.
+	Caps
 
 	// AttemptTimeout, when positive, bounds each attempt: the operation's
 	// context ends that long after the attempt starts, or at the caller's
@@ -43,15 +36,22 @@ type Options struct {
 	MaxPushback time.Duration
 
 	// OnRetry, if not nil, is called before each wait with the number of
-	// the attempt that just ended (from 1), its error and the delay chosen
-	// before the next one. Repeat calls it after each successful run with
-	// the number of runs so far and a nil error. It runs on the caller's
-	// goroutine and must not block for long.
-	OnRetry func(attempt int, err error, delay time.Duration)
+	// the attempt that just ended (from 1), its error, the delay chosen
+	// before the next one and the reason of its judgement (see Judgement;
+	// empty unless a Judge gave one). It runs on the caller's goroutine and must
+	// not block for long.
+	OnRetry func(attempt int, err error, delay time.Duration, reason string)
 
-	// Logger, if not nil, receives one debug record per retry and one when
-	// the runner gives up. A call that succeeds at once logs nothing.
-	Logger *slog.Logger
+	// OnGiveUp, if not nil, is called when the runner gives up on an
+	// outcome it would have retried, with the *Error it returns; e.Label
+	// is the reason of the last judgement (see Judgement). It runs on the
+	// caller's goroutine and must not keep e's result.
+	OnGiveUp func(e *Error)
+
+	// OnRecovered, if not nil, is called when an attempt after a retry
+	// succeeds, with the number of attempts made and the reason of the
+	// judgement that led to the last retry: what the call recovered from.
+	OnRecovered func(attempts int, reason string)
 
 	// Breaker, if not nil, guards every attempt: an attempt it refuses is
 	// not made, and the call ends at once with an error that errors.Is
@@ -68,17 +68,42 @@ type Options struct {
 	Budget budget.Budget
 }
 
+// Caps are the capabilities a runner uses to read the time, wait, draw
+// randomness and log: the fields that retry.Options, repeat.Options and
+// the adapters' options share. The zero value is the real clock, the real
+// random source and no logging.
+type Caps struct {
+	// Clock reads the time and waits; nil means clockcap.Real(). A test
+	// passes clockcap.Virtual to run a retry loop in no time. The
+	// context's deadline is compared with this clock's time, so a test
+	// with a virtual clock sets its deadline on the virtual timeline.
+	Clock clockcap.Clock
+
+	// Random gives each run its seed, from which all its jitter derives;
+	// nil means randcap.Real(). A test passes randcap.Seeded to pin it.
+	Random randcap.Random
+
+	// Logger, if not nil, receives the runner's records: for retry's
+	// runners, one debug record per retry and one record when the runner
+	// gives up, at warn level, because a call that failed after all its
+	// retries is what an operator wants to see at a service's default
+	// level (info) while single retries are noise; a call the caller
+	// cancelled gives up at debug level, since the caller chose it. A
+	// call that succeeds at once logs nothing.
+	Logger *slog.Logger
+}
+
 // guarded reports whether attempts go through a breaker or a budget.
 func (o *Options) guarded() bool { return o.Breaker != nil || o.Budget != nil }
 
-func (o *Options) clock() clockcap.Clock {
+func (o *Caps) clock() clockcap.Clock {
 	if o.Clock != nil {
 		return o.Clock
 	}
 	return clockcap.Real()
 }
 
-func (o *Options) random() randcap.Random {
+func (o *Caps) random() randcap.Random {
 	if o.Random != nil {
 		return o.Random
 	}

@@ -15,7 +15,7 @@ import (
 // Retry calls op until it succeeds, retrying every error on schedule s. It
 // is RetryWhile with a predicate that is always true.
 func Retry[T any](ctx context.Context, o Options, s schedule.Schedule, op func(context.Context) (T, error)) (T, error) {
-	return run(ctx, &o, s, nil, nil, op)
+	return run(ctx, &o, s, rules[T]{}, op)
 }
 
 // RetryWhile calls op until it succeeds, retrying on schedule s the errors
@@ -56,7 +56,7 @@ func Retry[T any](ctx context.Context, o Options, s schedule.Schedule, op func(c
 // schedule.Validate, which errors.As finds. The check is a walk of the
 // schedule that costs a few nanoseconds and allocates nothing.
 func RetryWhile[T any](ctx context.Context, o Options, s schedule.Schedule, worth func(error) bool, op func(context.Context) (T, error)) (T, error) {
-	return run(ctx, &o, s, worth, nil, op)
+	return run(ctx, &o, s, rules[T]{worth: worth}, op)
 }
 
 // RetryIf is RetryWhile for callers that need more than yes or no: classify
@@ -67,28 +67,28 @@ func RetryWhile[T any](ctx context.Context, o Options, s schedule.Schedule, wort
 // true and Failure for false. The verdicts are what a circuit breaker or a
 // retry budget records.
 func RetryIf[T any](ctx context.Context, o Options, s schedule.Schedule, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
-	return run(ctx, &o, s, nil, classify, op)
+	return run(ctx, &o, s, rules[T]{classify: classify}, op)
 }
 
 // run makes the first attempt and hands over to again on failure. It is
 // the whole cost of a call that succeeds at once, so it does as little as
 // it can: no clock, no seed, no interpreter, no logger.
-func run[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
+func run[T any](ctx context.Context, o *Options, s schedule.Schedule, rl rules[T], op func(context.Context) (T, error)) (T, error) {
 	timed, valid := interp.Check(s)
 	if timed || !valid || op == nil || o.AttemptTimeout != 0 || o.MaxPushback < 0 || o.guarded() {
-		return first(ctx, o, s, timed, valid, worth, classify, op)
+		return first(ctx, o, s, timed, valid, &rl, op)
 	}
 	v, err := op(ctx)
-	if err != nil {
-		return again(ctx, o, s, worth, classify, op, false, time.Time{}, v, err)
+	if err == nil && rl.judge == nil {
+		return v, nil
 	}
-	return v, nil
+	return again(ctx, o, s, &rl, op, false, time.Time{}, v, err, rl.first(v, err))
 }
 
 // first is run for the less common first attempts: a timed schedule, a
 // per-attempt timeout, a breaker or a budget; and for the calls it refuses
 // without an attempt: a nil op, an invalid schedule or invalid options.
-func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, valid bool, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
+func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, valid bool, rl *rules[T], op func(context.Context) (T, error)) (T, error) {
 	if !valid || op == nil || o.AttemptTimeout < 0 || o.MaxPushback < 0 {
 		var zero T
 		return zero, o.check(s, valid, op == nil)
@@ -99,19 +99,16 @@ func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, v
 	}
 	if !o.guarded() {
 		v, err := invoke(ctx, o, op)
-		if err == nil {
+		if err == nil && rl.judge == nil {
 			return v, nil
 		}
-		return again(ctx, o, s, worth, classify, op, timed, t0, v, err)
+		return again(ctx, o, s, rl, op, timed, t0, v, err, rl.first(v, err))
 	}
-	v, err, _, open := guard(ctx, o, worth, classify, op, true)
+	v, err, jd, open := guard(ctx, o, rl, op, true, rl.first)
 	if open != nil {
 		return v, open
 	}
-	if err == nil {
-		return v, nil
-	}
-	return again(ctx, o, s, worth, classify, op, timed, t0, v, err)
+	return again(ctx, o, s, rl, op, timed, t0, v, err, jd)
 }
 
 // invoke makes one attempt, under the per-attempt timeout if one is set.
@@ -125,23 +122,23 @@ func invoke[T any](ctx context.Context, o *Options, op func(context.Context) (T,
 // guard makes one attempt through the breaker and the budget: it asks the
 // breaker, and for the call's first attempt the budget, then records the
 // attempt's verdict with both. open is the error of a refusal, in which
-// case op was not called; vd is the verdict on err, which decides whether
-// to retry. What is recorded is vd, except that an attempt the caller
-// cancelled records Neutral.
-func guard[T any](ctx context.Context, o *Options, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error), firstAttempt bool) (v T, err error, vd verdict.Verdict, open error) {
+// case op was not called; jd is the judgement of the attempt, made by
+// judge, which decides whether to retry. What is recorded is its verdict,
+// except that an attempt the caller cancelled records Neutral.
+func guard[T any](ctx context.Context, o *Options, rl *rules[T], op func(context.Context) (T, error), firstAttempt bool, judge func(T, error) Judgement) (v T, err error, jd Judgement, open error) {
 	var p breaker.Permit
 	if o.Breaker != nil {
 		if p, open = o.Breaker.Allow(); open != nil {
-			return v, nil, verdict.Neutral, open
+			return v, nil, Judgement{Verdict: verdict.Neutral}, open
 		}
 	}
 	if firstAttempt && o.Budget != nil && !o.Budget.Request() {
 		if o.Breaker != nil {
 			o.Breaker.Record(p, verdict.Neutral) // give the permit back
 		}
-		return v, nil, verdict.Neutral, budget.ErrThrottled
+		return v, nil, Judgement{Verdict: verdict.Neutral}, budget.ErrThrottled
 	}
-	rec := verdict.Neutral // what a panicking op leaves recorded
+	rec := verdict.Neutral // what a panicking op or judge leaves recorded
 	defer func() {
 		if o.Breaker != nil {
 			o.Breaker.Record(p, rec)
@@ -151,14 +148,11 @@ func guard[T any](ctx context.Context, o *Options, worth func(error) bool, class
 		}
 	}()
 	v, err = invoke(ctx, o, op)
-	vd = verdict.Success
-	if err != nil {
-		vd = judge(worth, classify, err)
-	}
-	if rec = vd; err != nil && ctx.Err() != nil {
+	jd = judge(v, err)
+	if rec = jd.Verdict; jd.Verdict != verdict.Success && ctx.Err() != nil {
 		rec = verdict.Neutral // the caller gave up: that says nothing of the target
 	}
-	return v, err, vd, nil
+	return v, err, jd, nil
 }
 
 // bounded makes one attempt under the per-attempt timeout.
@@ -168,25 +162,60 @@ func bounded[T any](ctx context.Context, timeout time.Duration, op func(context.
 	return op(ctx)
 }
 
-// judge returns the verdict on a failed attempt's error.
-func judge(worth func(error) bool, classify func(error) verdict.Verdict, err error) verdict.Verdict {
-	if classify != nil {
-		return classify(err)
-	}
-	if worth == nil || worth(err) {
-		return verdict.Transient
-	}
-	return verdict.Failure
-}
-
-// again runs the retries after a first attempt that failed with err and
-// returned v. timed says whether the schedule needs attempt times, and t0
-// is when the first attempt started if so.
-func again[T any](ctx context.Context, o *Options, s schedule.Schedule, worth func(error) bool, classify func(error) verdict.Verdict, op func(context.Context) (T, error), timed bool, t0 time.Time, v T, err error) (T, error) {
-	if !judge(worth, classify, err).Retry() {
+// again runs the retries after a first attempt that returned v and err and
+// was judged jd. timed says whether the schedule needs attempt times, and
+// t0 is when the first attempt started if so.
+func again[T any](ctx context.Context, o *Options, s schedule.Schedule, rl *rules[T], op func(context.Context) (T, error), timed bool, t0 time.Time, v T, err error, jd Judgement) (T, error) {
+	if !jd.Verdict.Retry() {
 		return v, err
 	}
-	r := interp.Start(s, o.random().Seed()) // s is valid: run checked it
+	// One allocation holds all the state of a call that retries: the
+	// interpreter's run (which escapes anyway, its nodes' steps being
+	// called through function values), the context the attempts see and
+	// the result the runner holds.
+	c := &call[T]{run: interp.Start(s, o.random().Seed()), v: v, held: true} // s is valid: run checked it
+	defer c.release(rl.discard)
+	c.actx.Context = ctx
+	c.actx.clock = o.clock()
+	c.actx.deadline, _ = ctx.Deadline()
+	c.actx.sched = s
+	return c.loop(ctx, o, rl, op, timed, t0, err, jd)
+}
+
+// call is the state of a call that retries.
+type call[T any] struct {
+	run  interp.Run
+	actx attemptCtx
+	v    T    // the last attempt's result
+	held bool // v is neither returned nor discarded yet
+}
+
+// out hands the held result to the caller with err.
+func (c *call[T]) out(err error) (T, error) {
+	c.held = false
+	return c.v, err
+}
+
+// release discards the held result of a call that ends by a panic.
+func (c *call[T]) release(discard func(T)) {
+	if c.held && discard != nil {
+		c.held = false
+		discard(c.v)
+	}
+}
+
+// drop discards the held result before the next attempt replaces it.
+func (c *call[T]) drop(discard func(T)) {
+	c.held = false
+	if discard != nil {
+		v := c.v
+		var zero T
+		c.v = zero
+		discard(v)
+	}
+}
+
+func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(context.Context) (T, error), timed bool, t0 time.Time, err error, jd Judgement) (T, error) {
 	clock := o.clock()
 	deadline, hasDeadline := ctx.Deadline()
 	var start, now time.Duration // of the last attempt, since t0, when timed
@@ -199,18 +228,21 @@ func again[T any](ctx context.Context, o *Options, s schedule.Schedule, worth fu
 			now = end.Sub(t0)
 		}
 		if ctx.Err() != nil {
-			return v, o.giveUp(ctx, stopped(ctx, attempt, err, nil))
+			return c.out(o.giveUp(ctx, stopped(ctx, attempt, err, nil), jd.Reason))
 		}
 		if hasDeadline && !end.Before(deadline) { // by Clock, which may not be the context's
-			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Deadline, Err: err})
+			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Deadline, Err: err}, jd.Reason))
 		}
-		push, hasPush := pushback(err)
+		push, hasPush := jd.RetryAfter, jd.RetryAfter != 0
+		if !hasPush {
+			push, hasPush = pushback(err)
+		}
 		if hasPush && push < 0 {
-			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Refused, Err: err})
+			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Refused, Err: err}, jd.Reason))
 		}
-		wait, ok := r.Next(start, now)
+		wait, ok := c.run.Next(start, now)
 		if !ok {
-			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Exhausted, Err: err})
+			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Exhausted, Err: err}, jd.Reason))
 		}
 		if hasPush {
 			if o.MaxPushback > 0 {
@@ -219,49 +251,81 @@ func again[T any](ctx context.Context, o *Options, s schedule.Schedule, worth fu
 			wait = max(wait, push)
 		}
 		if hasDeadline && !end.Add(wait).Before(deadline) {
-			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Deadline, Err: err})
+			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Deadline, Err: err}, jd.Reason))
 		}
 		if o.Budget != nil && !o.Budget.AllowRetry() {
-			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Budget, Err: err})
+			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Budget, Err: err}, jd.Reason))
 		}
 		if o.OnRetry != nil {
-			o.OnRetry(attempt, err, wait)
+			o.OnRetry(attempt, err, wait, jd.Reason)
 		}
 		if o.Logger != nil {
-			o.Logger.LogAttrs(ctx, slog.LevelDebug, "retry",
-				slog.Int("attempt", attempt), slog.Duration("delay", wait), slog.Any("err", err))
+			o.logRetry(ctx, attempt, wait, jd.Reason, err)
 		}
 		if serr := clock.Sleep(ctx, wait); serr != nil {
-			return v, o.giveUp(ctx, stopped(ctx, attempt, err, serr))
+			return c.out(o.giveUp(ctx, stopped(ctx, attempt, err, serr), jd.Reason))
 		}
 		if timed {
 			start = clock.Now().Sub(t0)
 		}
+		c.drop(rl.discard)
+		c.actx.number = attempt + 1
+		why := jd.Reason // what this retry recovers from
 		if !o.guarded() {
-			v, err = invoke(ctx, o, op)
-			if err == nil || !judge(worth, classify, err).Retry() {
-				return v, err
+			c.v, err = invoke(&c.actx, o, op)
+			c.held = true
+			jd = rl.of(c.v, err)
+		} else {
+			last := err
+			var open error
+			c.v, err, jd, open = guard(&c.actx, o, rl, op, false, rl.first)
+			c.held = open == nil
+			if open != nil {
+				return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Open, Err: last, Cause: open}, why))
 			}
-			continue
 		}
-		last := err
-		var vd verdict.Verdict
-		var open error
-		v, err, vd, open = guard(ctx, o, worth, classify, op, false)
-		if open != nil {
-			return v, o.giveUp(ctx, &Error{Attempts: attempt, Reason: Open, Err: last, Cause: open})
-		}
-		if err == nil || !vd.Retry() {
-			return v, err
+		if !jd.Verdict.Retry() {
+			if jd.Verdict == verdict.Success && o.OnRecovered != nil {
+				o.OnRecovered(attempt+1, why)
+			}
+			return c.out(err)
 		}
 	}
 }
 
-// giveUp logs e and returns it.
-func (o *Options) giveUp(ctx context.Context, e *Error) error {
+// giveUp records reason, the label of the last judgement, in e, logs e,
+// calls OnGiveUp and returns e.
+func (o *Options) giveUp(ctx context.Context, e *Error, reason string) error {
+	e.Label = reason
 	if o.Logger != nil {
-		o.Logger.LogAttrs(ctx, slog.LevelDebug, "retry: giving up",
-			slog.Int("attempts", e.Attempts), slog.String("reason", e.Reason.String()), slog.Any("err", e.Err))
+		level := slog.LevelWarn
+		if e.Reason == Canceled {
+			level = slog.LevelDebug // the caller's own choice, not a failure to report
+		}
+		if reason == "" {
+			o.Logger.LogAttrs(ctx, level, "retry: giving up",
+				slog.Int("attempts", e.Attempts), slog.String("reason", e.Reason.String()), slog.Any("err", e.Err))
+		} else {
+			o.Logger.LogAttrs(ctx, level, "retry: giving up",
+				slog.Int("attempts", e.Attempts), slog.String("reason", e.Reason.String()),
+				slog.String("label", reason), slog.Any("err", e.Err))
+		}
+	}
+	if o.OnGiveUp != nil {
+		o.OnGiveUp(e)
 	}
 	return e
+}
+
+// logRetry logs a retry at debug level, with the judgement's reason label
+// when there is one.
+func (o *Options) logRetry(ctx context.Context, attempt int, wait time.Duration, label string, err error) {
+	if label == "" {
+		o.Logger.LogAttrs(ctx, slog.LevelDebug, "retry",
+			slog.Int("attempt", attempt), slog.Duration("delay", wait), slog.Any("err", err))
+		return
+	}
+	o.Logger.LogAttrs(ctx, slog.LevelDebug, "retry",
+		slog.Int("attempt", attempt), slog.Duration("delay", wait),
+		slog.String("label", label), slog.Any("err", err))
 }

@@ -28,7 +28,7 @@ const sec = time.Second
 // the interpreter computes for seed 1.
 func TestSeedGivesUpAfterFiveAttempts(t *testing.T) {
 	clock := clockcap.Virtual(epoch)
-	o := retry.Options{Clock: clock, Random: randcap.Seeded(1)}
+	o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}
 	attempts := 0
 	_, err := retry.RetryWhile(context.Background(), o, policy, worthAll, func(context.Context) (int, error) {
 		attempts++
@@ -92,7 +92,7 @@ func TestSeedTryHardThenOncePerMinute(t *testing.T) {
 			steps[5].err = nil
 			sc := &script{clock: clock, steps: steps}
 			var h hookLog
-			o := retry.Options{Clock: clock, Random: randcap.Seeded(1), OnRetry: h.hook}
+			o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}, OnRetry: h.hook}
 			v, err := retry.Retry(context.Background(), o, s, sc.op)
 			if err != nil || v != 6 {
 				t.Fatalf("Retry = %d, %v; want 6, nil", v, err)
@@ -296,7 +296,7 @@ func TestOnRetry(t *testing.T) {
 	pushed := retry.After(errFlaky, 5*sec)
 	sc := &script{clock: clock, steps: []step{{err: errFlaky}, {err: pushed}, {err: errTimeout}, {}}}
 	var h hookLog
-	o := retry.Options{Clock: clock, Random: randcap.Seeded(1), OnRetry: h.hook}
+	o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}, OnRetry: h.hook}
 	s := schedule.Exponential{Base: sec, FactorPct: 200, Cap: time.Minute}
 	if _, err := retry.Retry(context.Background(), o, s, sc.op); err != nil {
 		t.Fatal(err)
@@ -305,6 +305,7 @@ func TestOnRetry(t *testing.T) {
 		attempts: []int{1, 2, 3},
 		errs:     []error{errFlaky, pushed, errTimeout},
 		delays:   []time.Duration{sec, 5 * sec, 4 * sec},
+		reasons:  []string{"", "", ""},
 	}
 	if diff := cmp.Diff(want, h, cmp.AllowUnexported(hookLog{}), cmpopts.EquateErrors()); diff != "" {
 		t.Errorf("OnRetry calls (-want +got):\n%s", diff)
@@ -431,7 +432,7 @@ func TestPanicPropagates(t *testing.T) {
 					t.Errorf("%d calls, want %d", calls, want)
 				}
 			}()
-			o := retry.Options{Clock: clockcap.Virtual(epoch)}
+			o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}
 			_, _ = retry.Retry(context.Background(), o, policy, func(context.Context) (int, error) {
 				if calls++; failFirst && calls == 1 {
 					return 0, errFlaky
@@ -449,7 +450,7 @@ func TestContextIsPassedOn(t *testing.T) {
 	type key struct{}
 	ctx := context.WithValue(context.Background(), key{}, "v")
 	var got []any
-	o := retry.Options{Clock: clockcap.Virtual(epoch)}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}
 	_, _ = retry.Retry(ctx, o, schedule.Times{N: 3}, func(ctx context.Context) (int, error) {
 		got = append(got, ctx.Value(key{}))
 		return 0, errFlaky
@@ -473,7 +474,7 @@ func TestFirstTryTouchesNothing(t *testing.T) {
 	} {
 		c := &countingClock{Clock: clockcap.Virtual(epoch)}
 		r := &countingRandom{}
-		v, err := retry.Retry(context.Background(), retry.Options{Clock: c, Random: r}, tt.s, succeed)
+		v, err := retry.Retry(context.Background(), retry.Options{Caps: retry.Caps{Clock: c, Random: r}}, tt.s, succeed)
 		if v != 1 || err != nil {
 			t.Fatalf("Retry = %d, %v", v, err)
 		}
@@ -489,7 +490,7 @@ func TestZeroDelayArmsNoTimer(t *testing.T) {
 	c := &countingClock{Clock: clockcap.Virtual(epoch)}
 	r := &countingRandom{}
 	sc := &script{clock: clockcap.Virtual(epoch), steps: append(fail(3, errFlaky), step{})}
-	if _, err := retry.Retry(context.Background(), retry.Options{Clock: c, Random: r}, schedule.Times{N: 4}, sc.op); err != nil {
+	if _, err := retry.Retry(context.Background(), retry.Options{Caps: retry.Caps{Clock: c, Random: r}}, schedule.Times{N: 4}, sc.op); err != nil {
 		t.Fatal(err)
 	}
 	if c.nows != 0 || r.seeds != 1 {

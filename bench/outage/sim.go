@@ -130,8 +130,7 @@ func (s *sim) request(n int, yield func(time.Duration) bool) {
 	client := n % s.cfg.Clients
 	clock := reqClock{s, yield}
 	o := retry.Options{
-		Clock:   clock,
-		Random:  randcap.Seeded(mix(s.cfg.Seed, uint64(n))),
+		Caps:    retry.Caps{Clock: clock, Random: randcap.Seeded(mix(s.cfg.Seed, uint64(n)))},
 		Budget:  s.budgets[client],
 		Breaker: s.breakers[client],
 	}

@@ -55,6 +55,11 @@ func run(w io.Writer, clock clockcap.Clock, random randcap.Random) error {
 	if err != nil {
 		return err
 	}
+	// This demo shows the breaker alone. By default a Transport that
+	// retries also gets gRFC A6's token bucket per host, which would cut
+	// the retries of the failing calls below short before the breaker
+	// opens.
+	tr.Unthrottled = true
 	tr.Clock, tr.Random = clock, random
 	tr.AttemptTimeout = 2 * time.Second
 	tr.DeadlineHeader = "X-Request-Deadline-Ms"

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/repeat"
-	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -41,7 +40,7 @@ func check(ctx context.Context, client *http.Client, url string) error {
 
 // watch checks url on schedule s until a check fails or s ends, and
 // returns how many passed.
-func watch(ctx context.Context, o retry.Options, s schedule.Schedule, client *http.Client, url string) (int, error) {
+func watch(ctx context.Context, o repeat.Options, s schedule.Schedule, client *http.Client, url string) (int, error) {
 	return repeat.Repeat(ctx, o, s, func(ctx context.Context) error { return check(ctx, client, url) })
 }
 
@@ -59,13 +58,13 @@ func main() {
 	defer cancel()
 
 	every := schedule.Spaced{Every: 200 * time.Millisecond}
-	o := retry.Options{OnRetry: func(runs int, _ error, delay time.Duration) {
+	o := repeat.Options{AfterRun: func(runs int, delay time.Duration) {
 		fmt.Printf("check %d passed; next in %v\n", runs, delay.Round(10*time.Millisecond))
 	}}
 	n, err := watch(ctx, o, every, srv.Client(), srv.URL+"/health")
 	fmt.Printf("%d checks passed, then: %v\n", n, err)
 
-	n, err = watch(ctx, retry.Options{}, schedule.UpTo{Inner: every, Budget: time.Second}, srv.Client(), srv.URL+"/ready")
+	n, err = watch(ctx, repeat.Options{}, schedule.UpTo{Inner: every, Budget: time.Second}, srv.Client(), srv.URL+"/ready")
 	fmt.Printf("readiness: %d checks in a second, error %v\n", n, err)
 	if ctx.Err() != nil {
 		os.Exit(1)

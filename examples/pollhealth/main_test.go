@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/repeat"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"go.uber.org/goleak"
@@ -36,7 +37,7 @@ func TestPollEveryThirtySeconds(t *testing.T) {
 		}
 		return &http.Response{StatusCode: code, Status: http.StatusText(code), Body: io.NopCloser(strings.NewReader(""))}, nil
 	})}
-	n, err := watch(context.Background(), retry.Options{Clock: clock}, schedule.Spaced{Every: 30 * time.Second}, client, "http://svc/health")
+	n, err := watch(context.Background(), repeat.Options{Caps: retry.Caps{Clock: clock}}, schedule.Spaced{Every: 30 * time.Second}, client, "http://svc/health")
 	if n != 20 || err == nil || !strings.Contains(err.Error(), "Internal Server Error") {
 		t.Errorf("watch = %d, %v; want 20 and the 500", n, err)
 	}
@@ -57,7 +58,7 @@ func TestWatchStopsAtDeadline(t *testing.T) {
 	client := &http.Client{Transport: transport(func(*http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(strings.NewReader(""))}, nil
 	})}
-	n, err := watch(ctx, retry.Options{Clock: clock}, schedule.Spaced{Every: 30 * time.Second}, client, "http://svc/health")
+	n, err := watch(ctx, repeat.Options{Caps: retry.Caps{Clock: clock}}, schedule.Spaced{Every: 30 * time.Second}, client, "http://svc/health")
 	if n != 4 || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("watch = %d, %v; want 4 and DeadlineExceeded", n, err)
 	}

@@ -122,7 +122,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	o := retry.Options{OnRetry: func(attempt int, err error, delay time.Duration) {
+	o := retry.Options{OnRetry: func(attempt int, err error, delay time.Duration, _ string) {
 		fmt.Printf("  attempt %d: %v; retrying\n", attempt, err)
 	}}
 	for _, path := range []string{"/quote", "/missing", "/busy"} {

@@ -36,7 +36,7 @@ func answer(code int, header http.Header) *http.Response {
 // that testing a 30-second retry loop takes no time at all.
 func pinned() (retry.Options, *clockcap.VirtualClock) {
 	clock := clockcap.Virtual(time.Now())
-	return retry.Options{Clock: clock, Random: randcap.Seeded(1)}, clock
+	return retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, clock
 }
 
 // TestGivesUpAfterFiveAttempts: a target that is never reachable gets

@@ -26,7 +26,6 @@ import (
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/grpcconfig"
 	"github.com/recur-go/recur/grpcretry"
-	"github.com/recur-go/recur/retry"
 )
 
 // serviceConfig is what a gRPC client would pass to
@@ -79,9 +78,9 @@ func run(w io.Writer) error {
 	retrying, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{
 		ServiceConfig: sc,
 		Breakers:      breakers,
-		Options: retry.Options{
+		Options: grpcretry.Options{
 			AttemptTimeout: time.Second,
-			OnRetry: func(attempt int, err error, delay time.Duration) {
+			OnRetry: func(attempt int, err error, delay time.Duration, _ string) {
 				fmt.Fprintf(w, "client: attempt %d failed with %v; retrying\n", attempt, status.Code(err))
 			},
 		},

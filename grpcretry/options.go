@@ -1,0 +1,40 @@
+package grpcretry
+
+import (
+	"time"
+
+	"github.com/recur-go/recur/retry"
+)
+
+// Options are the runner's options for every call of an interceptor, as
+// package retry documents them: only those the interceptor honours.
+type Options struct {
+	// Caps are the clock, the random source and the logger. The logger's
+	// records carry the attributes grpc.method and grpc.target.
+	retry.Caps
+
+	// AttemptTimeout, when positive, bounds each attempt inside the
+	// call's deadline. Negative is an error.
+	AttemptTimeout time.Duration
+
+	// MaxPushback caps the server's grpc-retry-pushback-ms; zero means
+	// DefaultMaxPushback. Negative is an error.
+	MaxPushback time.Duration
+
+	// OnRetry, OnGiveUp and OnRecovered are retry.Options' hooks.
+	OnRetry     func(attempt int, err error, delay time.Duration, reason string)
+	OnGiveUp    func(e *retry.Error)
+	OnRecovered func(attempts int, reason string)
+}
+
+// runner returns o as the runner's options, without breaker or budget.
+func (o Options) runner() retry.Options {
+	return retry.Options{
+		Caps:           o.Caps,
+		AttemptTimeout: o.AttemptTimeout,
+		MaxPushback:    o.MaxPushback,
+		OnRetry:        o.OnRetry,
+		OnGiveUp:       o.OnGiveUp,
+		OnRecovered:    o.OnRecovered,
+	}
+}

@@ -1,0 +1,29 @@
+package httpretry
+
+import (
+	"context"
+
+	"github.com/recur-go/recur/schedule"
+)
+
+// scheduleKey is the context key of a per-request override.
+type scheduleKey struct{}
+
+// override is a per-request schedule; a nil s means no retry.
+type override struct{ s schedule.Schedule }
+
+// WithSchedule returns a copy of ctx whose requests a Transport retries on
+// s instead of its own Schedule: a longer policy for one important call, a
+// shorter one inside a tight handler. Everything else about the Transport
+// holds (what may be repeated, Retry-After, breakers, budgets). An invalid
+// s makes RoundTrip fail before the first attempt; a nil s is WithoutRetry.
+func WithSchedule(ctx context.Context, s schedule.Schedule) context.Context {
+	return context.WithValue(ctx, scheduleKey{}, override{s})
+}
+
+// WithoutRetry returns a copy of ctx whose requests a Transport sends once:
+// for a call whose caller retries at a higher level, so that the retries do
+// not multiply.
+func WithoutRetry(ctx context.Context) context.Context {
+	return context.WithValue(ctx, scheduleKey{}, override{})
+}

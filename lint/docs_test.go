@@ -146,6 +146,8 @@ var notClean = []struct{ file, policy, why string }{
 	{"docs/benchmarks.md", "Intersect(Forever, Times(4))", whyBench},
 	{"docs/benchmarks.md", "UpTo(Backoff(100ms, 5s), 30s)", whyBench},
 	{"docs/benchmarks.md", "UpTo(Spaced(30s), 5m)", whyBench},
+	{"docs/benchmarks.md", "backoff(100ms, 30s) & times(5) | (capped(fibonacci(1s), 10s) then (spaced(1m0s) upto 1h0m0s))", whyBench},
+	{"docs/benchmarks.md", "(fulljitter(100ms, 10s) | decorrelated(50ms, 5s)) & times(6) & capped(spaced(1s), 5s) upto 30s", whyBench},
 	{"docs/language.md", "times(3) then spaced(1m) & times(10) | forever upto 1h", whyPrecedence},
 	{"docs/language.md", "UpTo(AndThen(Times(3), Union(Intersect(Spaced(1m0s), Times(10)), Forever)), 1h0m0s)", whyPrecedence},
 	{"docs/language.md", "jittered(times(2) | forever upto 1s, 50, 100)", whyPrecedence},

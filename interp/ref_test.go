@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -101,7 +102,8 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		return min(d, int64(s.Max)), ok
 	case schedule.UpTo:
 		d, ok := r.step(nd.a, st, now)
-		if !ok || sat.Add(now, d) > sat.Add(nd.start, int64(s.Budget)) {
+		next, end := sat.Add(now, d), sat.Add(nd.start, int64(s.Budget))
+		if !ok || next > end || next == math.MaxInt64 && s.Budget != math.MaxInt64 {
 			return 0, false
 		}
 		return d, true

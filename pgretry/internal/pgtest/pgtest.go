@@ -37,8 +37,10 @@ type Server struct {
 	data string
 	port int
 	// runAs is the user that owns the data directory when the tests run
-	// as root (PostgreSQL refuses to run as root); empty otherwise.
-	runAs string
+	// as root (PostgreSQL refuses to run as root); empty otherwise. uid
+	// and gid are its ids.
+	runAs    string
+	uid, gid int
 }
 
 // Start is New for one test: it stops and removes the server when tb
@@ -99,6 +101,31 @@ func (s *Server) Stop() error {
 func (s *Server) Restart() error {
 	return s.run("pg_ctl", "start", "-D", s.data, "-w", "-t", "30",
 		"-l", filepath.Join(s.dir, "postgres.log"), "-o", s.options())
+}
+
+// StartStandby starts a stopped server as a standby with hot_standby
+// off and returns without waiting for it. With no primary to stream from
+// and no archive, it stays in recovery, and refuses every connection with
+// SQLSTATE 57P03 ("the database system is starting up", then "the
+// database system is not accepting connections") until Promote.
+func (s *Server) StartStandby() error {
+	signal := filepath.Join(s.data, "standby.signal")
+	if err := os.WriteFile(signal, nil, 0o600); err != nil {
+		return err
+	}
+	if s.runAs != "" {
+		if err := os.Chown(signal, s.uid, s.gid); err != nil {
+			return err
+		}
+	}
+	return s.run("pg_ctl", "start", "-D", s.data, "-W",
+		"-l", filepath.Join(s.dir, "postgres.log"), "-o", s.options()+" -c hot_standby=off")
+}
+
+// Promote ends a standby's recovery (pg_ctl promote) and waits until the
+// server accepts connections.
+func (s *Server) Promote() error {
+	return s.run("pg_ctl", "promote", "-D", s.data, "-w", "-t", "30")
 }
 
 // Log returns the server's log, for a failing test's message.
@@ -171,15 +198,15 @@ func (s *Server) init() error {
 		if err != nil {
 			return fmt.Errorf("running as root and no user nobody to run PostgreSQL as: %w", err)
 		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
+		s.uid, _ = strconv.Atoi(u.Uid)
+		s.gid, _ = strconv.Atoi(u.Gid)
 		s.runAs = "nobody"
 		// nobody must reach the directory (MkdirTemp makes it 0700) and
 		// own the data directory and the socket's directory.
 		if err := os.Chmod(s.dir, 0o755); err != nil {
 			return err
 		}
-		if err := os.Chown(s.dir, uid, gid); err != nil {
+		if err := os.Chown(s.dir, s.uid, s.gid); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,125 @@
+package pgretry_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/pgretry"
+	"github.com/recur-go/recur/pgretry/internal/pgtest"
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/verdict"
+)
+
+// TestCannotConnectNow: a server in recovery refuses every connection
+// with SQLSTATE 57P03, and that counts against the breaker. The server is
+// kept in recovery for as long as the test needs by starting it as a
+// standby with hot_standby off and nothing to stream from
+// (pgtest.StartStandby); promoting it ends recovery. (Crash recovery
+// refuses with 57P03 too, "the database system is in recovery mode", but
+// for a fraction of a second that a test cannot hold; see
+// TestCrashShutdown.)
+func TestCannotConnectNow(t *testing.T) {
+	s := pgtest.Start(t)
+	ctx := testCtx(t)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartStandby(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the server in recovery: %v", waitCannotConnect(t, s))
+
+	b := countingBreaker(t, "cannot connect now")
+	pool := newPool(t, s, "", nil)
+	db, r := newDB(t, pool, pgretry.Options{Breaker: b})
+	check := func(err error, attempts int, failures uint64) {
+		t.Helper()
+		n := 1
+		var re *retry.Error
+		if errors.As(err, &re) {
+			n = re.Attempts
+		}
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "57P03" || pgretry.Code(err) != "shutdown" || pgretry.Classify(err) != verdict.Transient {
+			t.Errorf("%v (code %q, %v); want SQLSTATE 57P03, shutdown, transient", err, pgretry.Code(err), pgretry.Classify(err))
+		}
+		if n != attempts || b.Stats().Failures != failures {
+			t.Errorf("%v: %d attempts, %d failures counted; want %d, %d", err, n, b.Stats().Failures, attempts, failures)
+		}
+	}
+	// Not marked: one attempt, one failure.
+	_, err := db.Exec(ctx, "SELECT 1")
+	check(err, 1, 1)
+	if r.n.Load() != 0 {
+		t.Errorf("%d retries of an unmarked statement; want 0", r.n.Load())
+	}
+	// Marked: 3 attempts, each a failure.
+	_, err = db.Exec(pgretry.Safe(ctx), "SELECT 1")
+	check(err, 3, 4)
+
+	// Marked, on a schedule longer than the recovery: the server is
+	// promoted while the statement is retried, and it succeeds.
+	b2 := countingBreaker(t, "recovery ends")
+	db2, r2 := newDB(t, pool, pgretry.Options{
+		Breaker:  b2,
+		Schedule: schedule.Intersect{A: schedule.Spaced{Every: 20 * time.Millisecond}, B: schedule.Times{N: 1500}},
+	})
+	done := make(chan error, 1)
+	var one int
+	go func() { done <- db2.QueryRow(pgretry.Safe(ctx), "SELECT 1").Scan(&one) }()
+	for deadline := time.Now().Add(10 * time.Second); r2.n.Load() < 2 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := s.Promote(); err != nil {
+		t.Fatalf("%v\n%s", err, s.Log())
+	}
+	if err := <-done; err != nil || one != 1 {
+		t.Fatalf("marked statement across the promotion: %d, %v; want 1, nil", one, err)
+	}
+	if n, st := r2.n.Load(), b2.Stats(); n < 2 || st.Failures != uint64(n) || st.Successes != 1 {
+		t.Errorf("%d retries, breaker %+v; want at least 2 retries, each a counted failure, then 1 success", n, st)
+	}
+}
+
+// countingBreaker is a breaker that counts and never opens, so that a
+// test can read how many failures it recorded.
+func countingBreaker(t *testing.T, name string) *breaker.Breaker {
+	t.Helper()
+	b, err := breaker.New(breaker.Config{Name: name, ConsecutiveFailures: 1 << 20, FailureRate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// waitCannotConnect connects to s until the server refuses with SQLSTATE
+// 57P03 (it may refuse the TCP connection before its postmaster listens),
+// for at most 20 s, and returns that error.
+func waitCannotConnect(t *testing.T, s *pgtest.Server) error {
+	t.Helper()
+	ctx := testCtx(t)
+	var last error
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		c, err := pgx.Connect(ctx, s.DSN(""))
+		if err == nil {
+			c.Close(ctx)
+			t.Fatal("the server accepted a connection; want 57P03")
+		}
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "57P03" {
+			if !strings.Contains(pe.Message, "starting up") && !strings.Contains(pe.Message, "not accepting connections") {
+				t.Errorf("57P03 with message %q; want starting up or not accepting connections", pe.Message)
+			}
+			return err
+		}
+		last = err
+	}
+	t.Fatalf("no 57P03 in 20 s; last error %v\n%s", last, s.Log())
+	return nil
+}

@@ -6,7 +6,7 @@
 // is sent again on the schedule while nobody subscribes to its subject
 // (nats.ErrNoResponders), which the server reports before anyone has seen
 // the message. Marked with WithSafe, it is also sent again after an
-// attempt times out (retry.Options.AttemptTimeout), which a responder
+// attempt times out (Config.Retry.AttemptTimeout), which a responder
 // may have seen: mark only requests that may be handled twice. The
 // request's context bounds the whole schedule. There is no circuit
 // breaker: a request goes to whoever subscribes, not to one server.

@@ -22,7 +22,7 @@ func WithRetry(ctx context.Context) context.Context {
 }
 
 // WithSafe returns ctx marked like WithRetry and, in addition, safe to
-// send again after an attempt timed out (Options.AttemptTimeout): the
+// send again after an attempt timed out (Config.Retry.AttemptTimeout): the
 // responder may have received it and be slow, so mark only requests that
 // may be handled twice, such as reads.
 func WithSafe(ctx context.Context) context.Context {

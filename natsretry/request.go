@@ -27,13 +27,9 @@ type Config struct {
 	// Policy is Schedule in recur's policy language.
 	Policy string
 
-	// Options are the runner's options: Clock, Random, OnRetry, Logger,
-	// Budget, and AttemptTimeout, which bounds each attempt of a marked
-	// request (without it an attempt waits until the request's context
-	// ends, and no timeout is retried). Options.Breaker must be nil: a
-	// request goes to whoever subscribes, not to one server whose health a
-	// breaker could judge.
-	Options retry.Options
+	// Retry is the runner's options, as package retry documents them:
+	// Retry.AttemptTimeout bounds each attempt.
+	Retry RetryOptions
 }
 
 // Requester sends NATS requests and retries the ones marked WithRetry or
@@ -67,20 +63,17 @@ func New(nc *nats.Conn, c Config) (*Requester, error) {
 	if err := schedule.Validate(s); err != nil {
 		return nil, fmt.Errorf("natsretry: Schedule: %w", err)
 	}
-	if c.Options.Breaker != nil {
-		return nil, errors.New("natsretry: Options.Breaker must be nil: a request has no one server to judge")
+	if c.Retry.AttemptTimeout < 0 {
+		return nil, fmt.Errorf("natsretry: Retry.AttemptTimeout %v is negative", c.Retry.AttemptTimeout)
 	}
-	if c.Options.AttemptTimeout < 0 || c.Options.MaxPushback < 0 {
-		return nil, errors.New("natsretry: negative Options.AttemptTimeout or Options.MaxPushback")
-	}
-	return &Requester{nc: nc, s: s, o: c.Options}, nil
+	return &Requester{nc: nc, s: s, o: c.Retry.runner()}, nil
 }
 
 // Request sends data to subj and returns the first reply. A request whose
 // ctx is not marked is sent once, as nc.RequestWithContext sends it. One
 // marked WithRetry is sent again on the schedule while nobody listens
 // (nats.ErrNoResponders); one marked WithSafe also after an attempt's
-// timeout (Options.AttemptTimeout). The schedule stops at ctx's end. A
+// timeout (Config.Retry.AttemptTimeout). The schedule stops at ctx's end. A
 // request that was retried and still fails returns a *retry.Error that
 // wraps the last attempt's error.
 func (r *Requester) Request(ctx context.Context, subj string, data []byte) (*nats.Msg, error) {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
-	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 
@@ -20,7 +19,7 @@ import (
 func requester(t *testing.T, nc *nats.Conn, policy string, attempt time.Duration) (*natsretry.Requester, *[]string) {
 	t.Helper()
 	var codes []string
-	r, err := natsretry.New(nc, natsretry.Config{Policy: policy, Options: retry.Options{
+	r, err := natsretry.New(nc, natsretry.Config{Policy: policy, Retry: natsretry.RetryOptions{
 		AttemptTimeout: attempt,
 		OnRetry:        func(_ int, err error, _ time.Duration, _ string) { codes = append(codes, natsretry.Code(err)) },
 	}})
@@ -36,7 +35,7 @@ func requester(t *testing.T, nc *nats.Conn, policy string, attempt time.Duration
 func TestNoRespondersUntilSubscriber(t *testing.T) {
 	nc := startServer(t)
 	var codes []string
-	r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(20ms) & times(10)", Options: retry.Options{
+	r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(20ms) & times(10)", Retry: natsretry.RetryOptions{
 		OnRetry: func(n int, err error, _ time.Duration, _ string) {
 			codes = append(codes, natsretry.Code(err))
 			if n == 3 {
@@ -161,16 +160,11 @@ func TestContextBoundsSchedule(t *testing.T) {
 // TestConfig: what New refuses.
 func TestConfig(t *testing.T) {
 	nc := startServer(t)
-	b, err := breaker.New(breaker.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for name, c := range map[string]natsretry.Config{
-		"breaker":  {Options: retry.Options{Breaker: b}},
 		"both":     {Policy: "times(3)", Schedule: schedule.Times{N: 3}},
 		"policy":   {Policy: "times("},
 		"schedule": {Schedule: schedule.Times{N: 0}},
-		"timeout":  {Options: retry.Options{AttemptTimeout: -1}},
+		"timeout":  {Retry: natsretry.RetryOptions{AttemptTimeout: -1}},
 	} {
 		if _, err := natsretry.New(nc, c); err == nil {
 			t.Errorf("%s: New accepted %+v", name, c)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
-	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
 	"github.com/redis/go-redis/v9"
@@ -68,10 +67,9 @@ func TestCodeAllocs(t *testing.T) {
 
 // TestConfig: what NewClient and Install refuse.
 func TestConfig(t *testing.T) {
-	b, _ := breaker.New(breaker.Config{})
 	opt := &redis.Options{Addr: "127.0.0.1:1"}
 	for name, c := range map[string]redisretry.Config{
-		"breaker":        {Options: retryOptions(b)},
+		"timeout":        {Retry: redisretry.RetryOptions{AttemptTimeout: -1}},
 		"both":           {Policy: "times(3)", Schedule: parseTimes()},
 		"policy":         {Policy: "times("},
 		"breaker-config": {Breaker: breaker.Config{FailureRate: 200}},
@@ -101,7 +99,5 @@ func TestConfig(t *testing.T) {
 		t.Errorf("NewClient changed the caller's options")
 	}
 }
-
-func retryOptions(b *breaker.Breaker) retry.Options { return retry.Options{Breaker: b} }
 
 func parseTimes() schedule.Schedule { return schedule.Times{N: 3} }

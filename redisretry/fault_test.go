@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/parse"
-	"github.com/recur-go/recur/retry"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/recur-go/recur/redisretry"
@@ -142,7 +141,7 @@ func TestReadOnlySafe(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			rdb, _ := hooked(t, s.addr, redisretry.Config{NoBreaker: true, ReadOnlySafe: tc.readOnly, Options: retry.Options{
+			rdb, _ := hooked(t, s.addr, redisretry.Config{NoBreaker: true, ReadOnlySafe: tc.readOnly, Retry: redisretry.RetryOptions{
 				OnRetry: func(_ int, err error, _ time.Duration, _ string) { got = append(got, redisretry.Code(err)) },
 			}})
 			if err := rdb.Ping(ctx).Err(); err != nil {

@@ -33,9 +33,9 @@ type Config struct {
 	// without WithSafe, and a pipeline made only of them.
 	ReadOnlySafe bool
 
-	// Options are the runner's options: Clock, Random, AttemptTimeout,
-	// OnRetry, Logger, Budget. Options.Breaker must be nil: set Breaker.
-	Options retry.Options
+	// Retry is the runner's options for the commands marked safe, as
+	// package retry documents them; the breaker is Breaker below.
+	Retry RetryOptions
 
 	// Breaker configures the client's circuit breaker, which guards every
 	// command and pipeline, marked or not. Its Name defaults to the
@@ -109,13 +109,10 @@ func newHook(c Config, addr string) (*Hook, error) {
 	if err := schedule.Validate(s); err != nil {
 		return nil, fmt.Errorf("redisretry: Schedule: %w", err)
 	}
-	if c.Options.Breaker != nil {
-		return nil, errors.New("redisretry: Options.Breaker must be nil: the hook makes the client's breaker from Config.Breaker")
+	if c.Retry.AttemptTimeout < 0 {
+		return nil, fmt.Errorf("redisretry: Retry.AttemptTimeout %v is negative", c.Retry.AttemptTimeout)
 	}
-	if c.Options.AttemptTimeout < 0 || c.Options.MaxPushback < 0 {
-		return nil, errors.New("redisretry: negative Options.AttemptTimeout or Options.MaxPushback")
-	}
-	h := &Hook{s: s, o: c.Options, readOnly: c.ReadOnlySafe}
+	h := &Hook{s: s, o: c.Retry.runner(), readOnly: c.ReadOnlySafe}
 	if !c.NoBreaker {
 		bc := c.Breaker
 		if bc.Name == "" {

@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/parse"
-	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 	"github.com/redis/go-redis/v9"
 
@@ -149,7 +148,7 @@ func TestClientKill(t *testing.T) {
 	for _, marked := range []bool{true, false} {
 		t.Run(fmt.Sprint("marked=", marked), func(t *testing.T) {
 			var retries []string
-			rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Options: retry.Options{
+			rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
 				OnRetry: func(_ int, err error, _ time.Duration, _ string) { retries = append(retries, redisretry.Code(err)) },
 			}})
 			cctx := ctx
@@ -307,7 +306,7 @@ func TestMasterDown(t *testing.T) {
 	l.Close()
 	s := startServer(t, "--replicaof", "127.0.0.1", fmt.Sprint(gone), "--replica-serve-stale-data", "no")
 	var retries []string
-	rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Options: retry.Options{
+	rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
 		OnRetry: func(_ int, err error, _ time.Duration, _ string) { retries = append(retries, redisretry.Code(err)) },
 	}})
 	err = rdb.Get(redisretry.WithSafe(context.Background()), "k").Err()

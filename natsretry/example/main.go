@@ -17,7 +17,6 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/recur-go/recur/natsretry"
-	"github.com/recur-go/recur/retry"
 )
 
 func main() {
@@ -55,7 +54,7 @@ func run(w io.Writer) error {
 	}()
 	r, err := natsretry.New(nc, natsretry.Config{
 		Policy: "spaced(100ms) & times(5)",
-		Options: retry.Options{OnRetry: func(n int, err error, _ time.Duration, _ string) {
+		Retry: natsretry.RetryOptions{OnRetry: func(n int, err error, _ time.Duration, _ string) {
 			fmt.Fprintf(w, "client: attempt %d: %s; retrying\n", n, natsretry.Code(err))
 			if n == 3 && natsretry.Code(err) == natsretry.CodeNoResponders {
 				subscribe <- struct{}{} // a responder starts during the third wait

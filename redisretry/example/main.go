@@ -21,7 +21,6 @@ import (
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/redisretry"
-	"github.com/recur-go/recur/retry"
 )
 
 func main() {
@@ -37,7 +36,7 @@ func run(w io.Writer, addr string) error {
 	ctx := context.Background()
 	rdb, err := redisretry.NewClient(&redis.Options{Addr: addr}, redisretry.Config{
 		Policy: "fulljitter(50ms, 1s) & times(3)",
-		Options: retry.Options{OnRetry: func(n int, err error, _ time.Duration, _ string) {
+		Retry: redisretry.RetryOptions{OnRetry: func(n int, err error, _ time.Duration, _ string) {
 			fmt.Fprintf(w, "client: attempt %d failed (%s); retrying\n", n, redisretry.Code(err))
 		}},
 		Breaker: breaker.Config{ConsecutiveFailures: 3, OpenFor: parse.MustParse("spaced(1s)")},

@@ -1,0 +1,43 @@
+package natsretry
+
+import (
+	"time"
+
+	"github.com/recur-go/recur/budget"
+	"github.com/recur-go/recur/retry"
+)
+
+// RetryOptions are the options of the runner under a Requester: only those
+// it honours. There is no breaker, since a request goes to whoever
+// subscribes, not to one server whose health a breaker could judge, and no
+// pushback cap, since no NATS error carries a pushback.
+type RetryOptions struct {
+	// Caps are the clock, the random source and the logger.
+	retry.Caps
+
+	// AttemptTimeout, when positive, bounds each attempt of a request,
+	// marked or not. Without it an attempt waits until the request's
+	// context ends, so no timeout is ever retried. Negative is an error.
+	AttemptTimeout time.Duration
+
+	// OnRetry, OnGiveUp and OnRecovered are retry.Options' hooks.
+	OnRetry     func(attempt int, err error, delay time.Duration, reason string)
+	OnGiveUp    func(e *retry.Error)
+	OnRecovered func(attempts int, reason string)
+
+	// Budget, if not nil, bounds the retries of marked requests (see
+	// package budget).
+	Budget budget.Budget
+}
+
+// runner returns o as the runner's options.
+func (o RetryOptions) runner() retry.Options {
+	return retry.Options{
+		Caps:           o.Caps,
+		AttemptTimeout: o.AttemptTimeout,
+		OnRetry:        o.OnRetry,
+		OnGiveUp:       o.OnGiveUp,
+		OnRecovered:    o.OnRecovered,
+		Budget:         o.Budget,
+	}
+}

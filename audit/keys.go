@@ -4,10 +4,13 @@ import (
 	"encoding"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/recur-go/recur/internal/suggest"
 )
 
 // KeyError is a key of a plan that no field has: a misspelling, most
@@ -84,7 +87,8 @@ func checkKeys(n *yaml.Node, t reflect.Type, key string, at keyWhere) error {
 				for name := range fields {
 					names = append(names, name)
 				}
-				return &KeyError{Line: k.Line, Column: k.Column, Layer: at.layer, Path: at.path, Key: k.Value, Suggestion: suggest(k.Value, names)}
+				slices.Sort(names) // ties go to the alphabetically first
+				return &KeyError{Line: k.Line, Column: k.Column, Layer: at.layer, Path: at.path, Key: k.Value, Suggestion: suggest.Closest(k.Value, names)}
 			}
 			if err := checkKeys(n.Content[i+1], f.Type, k.Value, at); err != nil {
 				return err
@@ -120,41 +124,4 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 		out[name] = f
 	}
 	return out
-}
-
-// suggest returns the candidate closest to word, if it is close enough to
-// be a likely typo (about one edit in three letters, at most three);
-// otherwise "". Ties go to the alphabetically first.
-func suggest(word string, candidates []string) string {
-	best, bestDist := "", min(len(word)/3+1, 3)
-	for _, c := range candidates {
-		if d := distance(strings.ToLower(word), c); d < bestDist || (d == bestDist && (best == "" || c < best)) {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// distance returns the Levenshtein distance between a and b, in bytes;
-// long words (over 64 bytes) are not compared.
-func distance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 1 << 30
-	}
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/recur-go/recur/internal/suggest"
 )
 
 // bind matches the arguments of call c to the parameters of def, by
@@ -43,7 +45,7 @@ func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
 		j := def.paramIndex(field)
 		if j < 0 {
 			msg := def.name + " has no parameter " + quote(field)
-			if s := suggest(field, def.paramNames()); s != "" {
+			if s := suggest.Closest(field, def.paramNames()); s != "" {
 				msg += "; did you mean " + strconv.Quote(s) + "?"
 			}
 			return nil, newError(b.src, a.Field.Pos.Offset, field, msg, "")

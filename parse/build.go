@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/recur-go/recur/internal/suggest"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -175,7 +176,7 @@ func (b *builder) call(c *astAtom) (built, error) {
 	bi := lookup(name)
 	if bi < 0 {
 		msg := "unknown name " + quote(name)
-		if s := suggest(name, names()); s != "" {
+		if s := suggest.Closest(name, names()); s != "" {
 			msg += "; did you mean " + strconv.Quote(s) + "?"
 		}
 		return built{}, newError(b.src, c.Name.Pos.Offset, name, msg, "")

@@ -113,47 +113,6 @@ func (b *builtin) paramIndex(field string) int {
 	return -1
 }
 
-// suggest returns the candidate closest to word, compared without case, if
-// it is close enough to be a likely typo; otherwise "".
-func suggest(word string, candidates []string) string {
-	best, bestDist := "", len(word)/3+1 // allow about one typo in three letters
-	if bestDist > 3 {
-		bestDist = 3
-	}
-	lw := strings.ToLower(word)
-	for _, c := range candidates {
-		if d := distance(lw, strings.ToLower(c), bestDist); d <= bestDist && (best == "" || d < bestDist) {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// distance returns the Levenshtein distance between a and b in bytes, or
-// limit+1 when it is larger than limit (long words are not compared).
-func distance(a, b string, limit int) int {
-	if len(a)-len(b) > limit || len(b)-len(a) > limit || len(a) > 64 || len(b) > 64 {
-		return limit + 1
-	}
-	var rows [2][65]int
-	prev, cur := &rows[0], &rows[1]
-	for j := 0; j <= len(b); j++ {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // names returns the canonical spellings of the builtins.
 func names() []string {
 	out := make([]string, len(builtins))

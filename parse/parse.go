@@ -7,6 +7,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/recur-go/recur/internal/suggest"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -79,7 +80,7 @@ func syntaxError(src string, err error) error {
 		tok := uerr.Unexpected
 		want := expected(src, tok.Pos.Offset)
 		if tok.Type == tokIdent && strings.Contains(want, wantOperator) {
-			if s := suggest(tok.Value, []string{"then", "upto"}); s != "" {
+			if s := suggest.Closest(tok.Value, []string{"then", "upto"}); s != "" {
 				msg := "unknown operator " + quote(tok.Value) + "; did you mean " + strconv.Quote(s) + "?"
 				return newError(src, tok.Pos.Offset, tok.Value, msg, "")
 			}

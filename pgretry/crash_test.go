@@ -14,7 +14,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
-	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
 )
@@ -89,7 +88,7 @@ func TestCrashShutdown(t *testing.T) {
 	db2, err := pgretry.New(pool, pgretry.Options{
 		Breaker:  b2,
 		Schedule: schedule.Intersect{A: schedule.Spaced{Every: 20 * time.Millisecond}, B: schedule.Times{N: 1500}},
-		Retry: retry.Options{OnRetry: func(_ int, err error, _ time.Duration) {
+		Retry: pgretry.RetryOptions{OnRetry: func(_ int, err error, _ time.Duration, _ string) {
 			mu.Lock()
 			defer mu.Unlock()
 			failed = append(failed, err)

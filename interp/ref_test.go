@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"math"
 	"slices"
 	"testing"
 	"time"
@@ -102,8 +101,7 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		return min(d, int64(s.Max)), ok
 	case schedule.UpTo:
 		d, ok := r.step(nd.a, st, now)
-		next, end := sat.Add(now, d), sat.Add(nd.start, int64(s.Budget))
-		if !ok || next > end || next == math.MaxInt64 && s.Budget != math.MaxInt64 {
+		if !ok || sat.Add(now, d) > sat.Add(nd.start, int64(s.Budget)) {
 			return 0, false
 		}
 		return d, true

@@ -4,17 +4,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )
 
-// TestUpToAtTheEndOfTime: once a run's clock reaches the largest Duration
-// it stands still (every later time saturates to it), so an UpTo whose
-// budget end saturated too would see every next attempt "on time" and go
-// on forever, beyond what schedule.Bounds allows and differently from a
-// resumed run, which is held to Bounds. An attempt that would start at the
-// largest Duration is past every budget but the largest.
-func TestUpToAtTheEndOfTime(t *testing.T) {
+// TestResumeAtTheEndOfTime: a schedule whose waits reach the largest
+// Duration runs into a clock that stands still (every later time
+// saturates to it), where an UpTo whose budget's end saturated too goes on
+// at that instant; schedule.Bounds does not count those attempts. A run
+// resumed from a saved state must still decide as the run it was saved
+// from, so it is not held to Bounds' count there (found by
+// TestLawSameSeedSameDecisions).
+func TestResumeAtTheEndOfTime(t *testing.T) {
 	const max = schedule.MaxDuration
 	s := schedule.AndThen{
 		First: schedule.Times{N: 2},
@@ -23,34 +26,36 @@ func TestUpToAtTheEndOfTime(t *testing.T) {
 			B: schedule.Times{N: 1},
 		},
 	}
-	most := schedule.Bounds(s).MaxAttempts
-	for _, attempt := range []time.Duration{0, 1, time.Second} {
-		r := interp.Start(s, 1)
-		var now time.Duration
-		attempts := 1
-		for ; attempts <= 1000; attempts++ {
-			start := now
-			now = schedule.MaxDuration
-			if start < max-attempt {
-				now = start + attempt
-			}
-			d, ok := r.Next(start, now)
-			if !ok {
-				break
-			}
-			if now > max-d {
-				now = max
-			} else {
-				now += d
-			}
-		}
-		if attempts > most {
-			t.Errorf("attempts of %v: the run made %d attempts; Bounds allows %d", attempt, attempts, most)
-		}
+	type decision struct {
+		Delay time.Duration
+		OK    bool
 	}
-	// The largest budget is no budget: the run goes on.
-	r := interp.Start(schedule.UpTo{Inner: schedule.Forever{}, Budget: max}, 1)
-	if _, ok := r.Next(max, max); !ok {
-		t.Error("UpTo(Forever, the largest Duration) stopped at the end of time")
+	drive := func(r *interp.Run, clock time.Duration, n int) ([]decision, time.Duration) {
+		var out []decision
+		for range n {
+			end := sat.AddDur(clock, time.Second)
+			d, ok := r.Next(clock, end)
+			out = append(out, decision{d, ok})
+			clock = sat.AddDur(end, d)
+		}
+		return out, clock
+	}
+	fresh := interp.Start(s, 1)
+	want, _ := drive(&fresh, 0, 12)
+
+	r := interp.Start(s, 1)
+	head, clock := drive(&r, 0, 1)
+	state, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed := interp.Start(s, 0)
+	if err := resumed.UnmarshalBinary(state); err != nil {
+		t.Fatal(err)
+	}
+	tail, _ := drive(&resumed, clock, 11)
+	got := append(head, tail...)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resumed at decision 1 (-fresh +resumed):\n%s", diff)
 	}
 }

@@ -61,7 +61,17 @@ func (r *Run) checkState(n int64, done bool, nodes []node) (int64, error) {
 	}
 	// Bounds is the one home of how many attempts a schedule allows: n
 	// decisions follow n attempts, and a run that goes on makes one more.
-	most := int64(schedule.Bounds(r.sched).MaxAttempts)
+	// Its count assumes a timeline that never reaches the largest
+	// Duration: there the clock stands still (every later time saturates
+	// to it) and an UpTo whose budget's end saturated too may go on at
+	// that instant. A schedule whose waits, or one of them, can come near
+	// it (half of it, to leave room for the attempts' own time) is not
+	// held to the count.
+	l := schedule.Bounds(r.sched)
+	most := int64(l.MaxAttempts)
+	if max(l.MaxTotal, schedule.MaxDelayAnyPace(r.sched)) >= schedule.MaxDuration/2 {
+		most = math.MaxInt64
+	}
 	if n > most || !done && n >= most {
 		return 0, stateErr("decisions %d, stopped %v: the schedule allows %d attempts", n, done, most)
 	}

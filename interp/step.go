@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"math"
 	"math/bits"
 
 	"github.com/recur-go/recur/internal/sat"
@@ -148,22 +147,10 @@ func stepUpTo(r *Run, i int, st, now int64) (int64, bool) { // p: Budget
 		nd.start = st
 	}
 	d, ok := r.step(i+1, st, now)
-	if !ok || pastBudget(sat.Add(now, d), nd.start, nd.p) {
+	if !ok || sat.Add(now, d) > sat.Add(nd.start, nd.p) {
 		return 0, false
 	}
 	return d, true
-}
-
-// pastBudget reports whether an attempt starting at next is later than
-// start + budget. A next that reaches the largest Duration is past every
-// budget but the largest: there the clock stands still (each later time
-// saturates to it), and a budget whose end saturated too would otherwise
-// let the run go on at that instant forever.
-func pastBudget(next, start, budget int64) bool {
-	if next == math.MaxInt64 {
-		return budget != math.MaxInt64
-	}
-	return next > sat.Add(start, budget)
 }
 
 // Binary nodes: p and q are the indexes of the children.

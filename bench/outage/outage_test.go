@@ -101,10 +101,13 @@ func TestLongOutage(t *testing.T) {
 		t.Errorf("A6 token bucket: load %.3f during the outage, want at most 1.10", r.OutageLoad())
 	}
 	// Once the healthy requests have left its window, the retry ratio
-	// holds the extra load to 10% plus its floor.
+	// holds the extra load to 10% plus its floor. The ratio's retry check
+	// reads a window up to one update old (every 64 calls; see
+	// docs/budgets.md), so a few retries a second may pass before the
+	// update that pays them back: a slack of 1% of the load.
 	r := scenario(t, "retries + SRE retry ratio", base)
-	if l := spanLoad(r, base, c.Before+10*time.Second, c.Before+c.Down); l > 1.10+floor+0.005 {
-		t.Errorf("SRE ratio: load %.3f in the outage's last 50 s, want at most %.3f", l, 1.10+floor+0.005)
+	if l := spanLoad(r, base, c.Before+10*time.Second, c.Before+c.Down); l > 1.10+floor+0.01 {
+		t.Errorf("SRE ratio: load %.3f in the outage's last 50 s, want at most %.3f", l, 1.10+floor+0.01)
 	}
 	// A breaker that keeps failing its probes opens for longer each time
 	// (5 s, doubling, at most 60 s): it comes back within the cap.

@@ -2,12 +2,12 @@ package redisretry
 
 import (
 	"log/slog"
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/optcheck"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
@@ -31,31 +31,5 @@ func TestRunnerCarriesEveryField(t *testing.T) {
 		OnRecovered:    func(int, string) {},
 		Budget:         fakeBudget{},
 	}
-	out := in.runner()
-	iv, ov := reflect.ValueOf(in), reflect.ValueOf(out)
-	set := map[string]bool{}
-	for i := range iv.NumField() {
-		name, f := iv.Type().Field(i).Name, iv.Field(i)
-		if f.IsZero() {
-			t.Fatalf("the test leaves RetryOptions.%s zero", name)
-		}
-		set[name] = true
-		if !same(f, ov.FieldByName(name)) {
-			t.Errorf("runner's %s is %v, want %v", name, ov.FieldByName(name), f)
-		}
-	}
-	for i := range ov.NumField() {
-		if name := ov.Type().Field(i).Name; !set[name] && !ov.Field(i).IsZero() {
-			t.Errorf("runner sets %s, which RetryOptions does not have", name)
-		}
-	}
-}
-
-// same reports whether a and b hold the same value; functions are the
-// same if they are the same code.
-func same(a, b reflect.Value) bool {
-	if a.Kind() == reflect.Func && b.Kind() == reflect.Func {
-		return a.Pointer() == b.Pointer()
-	}
-	return b.IsValid() && a.Interface() == b.Interface()
+	optcheck.Carries(t, in, in.runner())
 }

@@ -56,13 +56,55 @@ func (c *call) transient() verdict.Verdict {
 	return verdict.Failure
 }
 
+// statusLabel returns the reason label of a response with status code
+// code, for the statuses judgeStatus may retry: "http-503", say.
+func statusLabel(code int) string {
+	switch code {
+	case http.StatusRequestTimeout:
+		return "http-408"
+	case http.StatusTooManyRequests:
+		return "http-429"
+	case http.StatusInternalServerError:
+		return "http-500"
+	case http.StatusBadGateway:
+		return "http-502"
+	case http.StatusServiceUnavailable:
+		return "http-503"
+	case http.StatusGatewayTimeout:
+		return "http-504"
+	}
+	return ""
+}
+
+// The reason labels of attempts that failed without a response, by kind.
+var kindLabels = [...]string{
+	kindOther:   "error",
+	kindTLS:     "tls",
+	kindNoHost:  "no-host",
+	kindUnsent:  "dial",
+	kindRefused: "refused-stream",
+	kindBroken:  "connection",
+}
+
+// errorLabel returns the reason label of an attempt that failed with err
+// and no response, whose kind is k.
+func errorLabel(k kind, err error) string {
+	if k == kindBroken && errors.Is(err, ErrAttemptTimeout) {
+		return "attempt-timeout"
+	}
+	return kindLabels[k]
+}
+
 // judgeError returns the verdict on an attempt that failed with err and
-// no response. ctx is the request's context.
+// no response, and sets c.label. ctx is the request's context.
 func (c *call) judgeError(ctx context.Context, err error) verdict.Verdict {
 	if ctx.Err() != nil {
+		c.label = "canceled"
 		return verdict.Neutral // the caller gave up; the target did nothing wrong
 	}
-	switch kindOf(err) {
+	k := kindOf(err)
+	c.label = errorLabel(k, err)
+	switch k {
 	case kindTLS, kindNoHost:
 		return verdict.Failure
 	case kindUnsent:

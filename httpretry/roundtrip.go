@@ -44,9 +44,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	c := call{cfg: cfg, req: req, repeatable: repeatable(req), rewindable: rewindable(req)}
-	o := retry.Options{Caps: retry.Caps{Clock: cfg.clock, Random: cfg.random}, OnRetry: c.discard}
+	o := retry.Options{Caps: retry.Caps{Clock: cfg.clock, Random: cfg.random}, OnRetry: c.discard, Observer: cfg.observer}
+	if cfg.observer != nil {
+		o.Target = target(req.URL)
+	}
 	if cfg.guarded {
-		key := target(req.URL)
+		key := o.Target
+		if key == "" {
+			key = target(req.URL)
+		}
 		if cfg.breakers != nil {
 			o.Breaker = cfg.breakers.Get(key)
 		}
@@ -54,7 +60,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			o.Budget = cfg.budgets.Get(key)
 		}
 	}
-	_, err := retry.RetryIf(req.Context(), o, sched, c.verdict, c.attempt)
+	_, err := retry.Do(req.Context(), o, sched, c.judge, nil, c.attempt)
 	if c.attempts == 0 {
 		closeBody(req) // refused before the first attempt: Base never saw it
 	}
@@ -84,6 +90,7 @@ type call struct {
 
 	attempts int             // attempts made
 	v        verdict.Verdict // the last attempt's verdict
+	label    string          // and its reason label, such as "http-503"
 	resp     *http.Response  // the last attempt's response, open, if any
 }
 
@@ -128,6 +135,7 @@ func (c *call) attempt(ctx context.Context) (*http.Response, error) {
 	}
 	c.resp = resp
 	c.v = c.judgeStatus(resp.StatusCode)
+	c.label = statusLabel(resp.StatusCode)
 	switch {
 	case c.v == verdict.Success:
 		return resp, nil
@@ -137,8 +145,11 @@ func (c *call) attempt(ctx context.Context) (*http.Response, error) {
 	return resp, newStatusError(resp, c.cfg.maxAfter, c.cfg.clock.Now)
 }
 
-// verdict is the runner's classifier: the verdict attempt left.
-func (c *call) verdict(error) verdict.Verdict { return c.v }
+// judge is the runner's Judge: the verdict and the reason label that
+// attempt left.
+func (c *call) judge(*http.Response, error) retry.Judgement {
+	return retry.Judgement{Verdict: c.v, Reason: c.label}
+}
 
 // discard is the runner's OnRetry hook: a retry has been decided, so the
 // failed attempt's response, if any, is drained and closed before the

@@ -109,6 +109,16 @@ type Transport struct {
 	// The failed attempt's response, if any, is already closed.
 	OnRetry func(req *http.Request, attempt int, err error, delay time.Duration)
 
+	// Observer, if not nil, receives the events of every request's
+	// attempts (see retry.Observer), with Target the request's target
+	// (scheme://host:port) and Label the attempt's reason: "http-503"
+	// and the other retryable statuses ("http-408", "http-429",
+	// "http-500", "http-502", "http-504"), "dial" (the connection was
+	// never made), "connection" (it broke), "attempt-timeout",
+	// "refused-stream", "tls", "no-host", "canceled" or "error"; empty
+	// for other responses. The metrics adapters are Observers.
+	Observer retry.Observer
+
 	once sync.Once
 	cfg  config
 }
@@ -128,6 +138,7 @@ type config struct {
 	breakers *breaker.Registry
 	budgets  *budget.Registry
 	onRetry  func(*http.Request, int, error, time.Duration)
+	observer retry.Observer
 	logger   *slog.Logger
 	guarded  bool // breakers or budgets
 }
@@ -178,6 +189,7 @@ func (t *Transport) build() config {
 		breakers: t.Breakers,
 		budgets:  t.Budgets,
 		onRetry:  t.OnRetry,
+		observer: t.Observer,
 		logger:   t.Logger,
 	}
 	if c.base == nil {

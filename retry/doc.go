@@ -69,4 +69,8 @@
 // when the runner gives up and OnRecovered when a call succeeds after
 // retries, each with the judgement's reason; Options.Logger gets a debug
 // record per retry and a warning when the runner gives up.
+// Options.Observer receives an Event for each of these and for every
+// attempt (with its verdict and duration), tagged with Options.Target:
+// what metrics and tracing adapters count. With none set, the runner reads
+// no clock for it and allocates nothing.
 package retry

@@ -53,6 +53,17 @@ type Options struct {
 	// judgement that led to the last retry: what the call recovered from.
 	OnRecovered func(attempts int, reason string)
 
+	// Observer, if not nil, receives an Event for every attempt, retry,
+	// give-up and recovery, for metrics and traces (see Observer). It
+	// costs two clock reads per attempt; nil costs nothing.
+	Observer Observer
+
+	// Target names the dependency the calls are made to, such as
+	// "https://api.example.com:443", in the Observer's events; the
+	// adapters set it to the target of each call. It is read by nothing
+	// else.
+	Target string
+
 	// Breaker, if not nil, guards every attempt: an attempt it refuses is
 	// not made, and the call ends at once with an error that errors.Is
 	// matches to breaker.ErrOpen — a runner never retries through an open

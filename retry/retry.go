@@ -75,7 +75,7 @@ func RetryIf[T any](ctx context.Context, o Options, s schedule.Schedule, classif
 // it can: no clock, no seed, no interpreter, no logger.
 func run[T any](ctx context.Context, o *Options, s schedule.Schedule, rl rules[T], op func(context.Context) (T, error)) (T, error) {
 	timed, valid := interp.Check(s)
-	if timed || !valid || op == nil || o.AttemptTimeout != 0 || o.MaxPushback < 0 || o.guarded() {
+	if timed || !valid || op == nil || o.AttemptTimeout != 0 || o.MaxPushback < 0 || o.guarded() || o.Observer != nil {
 		return first(ctx, o, s, timed, valid, &rl, op)
 	}
 	v, err := op(ctx)
@@ -86,7 +86,7 @@ func run[T any](ctx context.Context, o *Options, s schedule.Schedule, rl rules[T
 }
 
 // first is run for the less common first attempts: a timed schedule, a
-// per-attempt timeout, a breaker or a budget; and for the calls it refuses
+// per-attempt timeout, a breaker, a budget or an observer; and for the calls it refuses
 // without an attempt: a nil op, an invalid schedule or invalid options.
 func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, valid bool, rl *rules[T], op func(context.Context) (T, error)) (T, error) {
 	if !valid || op == nil || o.AttemptTimeout < 0 || o.MaxPushback < 0 {
@@ -97,17 +97,22 @@ func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, v
 	if timed {
 		t0 = o.clock().Now()
 	}
+	a0 := o.startAttempt()
 	if !o.guarded() {
 		v, err := invoke(ctx, o, op)
-		if err == nil && rl.judge == nil {
+		if err == nil && rl.judge == nil && o.Observer == nil {
 			return v, nil
 		}
-		return again(ctx, o, s, rl, op, timed, t0, v, err, rl.first(v, err))
+		jd := rl.first(v, err)
+		o.attempted(ctx, 1, a0, jd, err)
+		return again(ctx, o, s, rl, op, timed, t0, v, err, jd)
 	}
 	v, err, jd, open := guard(ctx, o, rl, op, true, rl.first)
 	if open != nil {
+		o.refused(ctx, open)
 		return v, open
 	}
+	o.attempted(ctx, 1, a0, jd, err)
 	return again(ctx, o, s, rl, op, timed, t0, v, err, jd)
 }
 
@@ -259,6 +264,9 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		if o.OnRetry != nil {
 			o.OnRetry(attempt, err, wait, jd.Reason)
 		}
+		if o.Observer != nil {
+			o.Observer.Observe(ctx, Event{Kind: Retrying, Target: o.Target, Attempt: attempt, Delay: wait, Label: jd.Reason, Err: err})
+		}
 		if o.Logger != nil {
 			o.logRetry(ctx, attempt, wait, jd.Reason, err)
 		}
@@ -271,10 +279,12 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		c.drop(rl.discard)
 		c.actx.number = attempt + 1
 		why := jd.Reason // what this retry recovers from
+		a0 := o.startAttempt()
 		if !o.guarded() {
 			c.v, err = invoke(&c.actx, o, op)
 			c.held = true
 			jd = rl.of(c.v, err)
+			o.attempted(ctx, attempt+1, a0, jd, err)
 		} else {
 			last := err
 			var open error
@@ -283,10 +293,11 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 			if open != nil {
 				return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Open, Err: last, Cause: open}, why))
 			}
+			o.attempted(ctx, attempt+1, a0, jd, err)
 		}
 		if !jd.Verdict.Retry() {
-			if jd.Verdict == verdict.Success && o.OnRecovered != nil {
-				o.OnRecovered(attempt+1, why)
+			if jd.Verdict == verdict.Success {
+				o.recovered(ctx, attempt+1, why)
 			}
 			return c.out(err)
 		}
@@ -314,7 +325,21 @@ func (o *Options) giveUp(ctx context.Context, e *Error, reason string) error {
 	if o.OnGiveUp != nil {
 		o.OnGiveUp(e)
 	}
+	if o.Observer != nil {
+		o.Observer.Observe(ctx, Event{Kind: GaveUp, Target: o.Target, Attempt: e.Attempts, Label: reason, Reason: e.Reason, Err: e})
+	}
 	return e
+}
+
+// recovered reports a success after retries to OnRecovered and the
+// Observer.
+func (o *Options) recovered(ctx context.Context, attempts int, why string) {
+	if o.OnRecovered != nil {
+		o.OnRecovered(attempts, why)
+	}
+	if o.Observer != nil {
+		o.Observer.Observe(ctx, Event{Kind: Recovered, Target: o.Target, Attempt: attempts, Label: why})
+	}
 }
 
 // logRetry logs a retry at debug level, with the judgement's reason label

@@ -89,31 +89,16 @@ func (k EventKind) String() string {
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// startAttempt returns the time an attempt starts, when an Observer will
-// want its duration.
-func (o *Options) startAttempt() time.Time {
-	if o.Observer == nil {
-		return time.Time{}
-	}
-	return o.clock().Now()
-}
-
 // attempted reports the end of attempt n, started at start, to the
-// Observer if there is one.
+// Observer, which is not nil.
 func (o *Options) attempted(ctx context.Context, n int, start time.Time, jd Judgement, err error) {
-	if o.Observer == nil {
-		return
-	}
 	o.Observer.Observe(ctx, Event{Kind: Attempted, Target: o.Target, Attempt: n, Verdict: jd.Verdict,
 		Elapsed: o.clock().Now().Sub(start), Label: jd.Reason, Err: err})
 }
 
-// refused reports a call that the breaker or the budget refused before
-// its first attempt.
+// refused reports to the Observer, which is not nil, a call that the
+// breaker or the budget refused before its first attempt.
 func (o *Options) refused(ctx context.Context, err error) {
-	if o.Observer == nil {
-		return
-	}
 	reason := Open
 	if err == budget.ErrThrottled {
 		reason = Budget

@@ -97,12 +97,29 @@ func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, v
 	if timed {
 		t0 = o.clock().Now()
 	}
-	a0 := o.startAttempt()
+	if o.Observer != nil {
+		return observed(ctx, o, s, timed, t0, rl, op)
+	}
 	if !o.guarded() {
 		v, err := invoke(ctx, o, op)
-		if err == nil && rl.judge == nil && o.Observer == nil {
+		if err == nil && rl.judge == nil {
 			return v, nil
 		}
+		return again(ctx, o, s, rl, op, timed, t0, v, err, rl.first(v, err))
+	}
+	v, err, jd, open := guard(ctx, o, rl, op, true, rl.first)
+	if open != nil {
+		return v, open
+	}
+	return again(ctx, o, s, rl, op, timed, t0, v, err, jd)
+}
+
+// observed is first for a call with an Observer: the first attempt is
+// timed and reported.
+func observed[T any](ctx context.Context, o *Options, s schedule.Schedule, timed bool, t0 time.Time, rl *rules[T], op func(context.Context) (T, error)) (T, error) {
+	a0 := o.clock().Now()
+	if !o.guarded() {
+		v, err := invoke(ctx, o, op)
 		jd := rl.first(v, err)
 		o.attempted(ctx, 1, a0, jd, err)
 		return again(ctx, o, s, rl, op, timed, t0, v, err, jd)
@@ -279,12 +296,14 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		c.drop(rl.discard)
 		c.actx.number = attempt + 1
 		why := jd.Reason // what this retry recovers from
-		a0 := o.startAttempt()
+		var a0 time.Time
+		if o.Observer != nil {
+			a0 = clock.Now()
+		}
 		if !o.guarded() {
 			c.v, err = invoke(&c.actx, o, op)
 			c.held = true
 			jd = rl.of(c.v, err)
-			o.attempted(ctx, attempt+1, a0, jd, err)
 		} else {
 			last := err
 			var open error
@@ -293,10 +312,12 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 			if open != nil {
 				return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Open, Err: last, Cause: open}, why))
 			}
+		}
+		if o.Observer != nil {
 			o.attempted(ctx, attempt+1, a0, jd, err)
 		}
 		if !jd.Verdict.Retry() {
-			if jd.Verdict == verdict.Success {
+			if jd.Verdict == verdict.Success && (o.OnRecovered != nil || o.Observer != nil) {
 				o.recovered(ctx, attempt+1, why)
 			}
 			return c.out(err)

@@ -11,16 +11,19 @@ import (
 // spelled Overflow gets that entry too). Reading an existing entry is one
 // atomic load and one map lookup: no lock, no allocation.
 //
-// New keys are added under a lock to a copy of the map, which then
-// replaces the one readers load; at most max keys are ever copied, so
-// filling it costs O(max²) map writes once, and nothing after.
+// As in sync.Map, readers load an immutable snapshot and new keys go into
+// a full map under a lock; lookups that miss the snapshot are counted, and
+// once they have cost as much as copying the map would, the full map
+// becomes the snapshot. Adding n keys so costs O(n) in all, whatever max.
 type capped[V any] struct {
 	make func(key string) V
 	max  int
 	read atomic.Pointer[map[string]V] // never written once stored
-	full atomic.Bool                  // the cap is reached: over is set
+	full atomic.Bool                  // the cap is reached: over is set and read holds every key
 
 	mu     sync.Mutex
+	dirty  map[string]V // every key's entry; nil while read holds them all
+	misses int
 	over   V
 	isOver bool
 }
@@ -45,22 +48,43 @@ func (c *capped[V]) get(key string) V {
 func (c *capped[V]) slow(key string) V {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	old := *c.read.Load()
-	if v, ok := old[key]; ok {
+	if key == Overflow {
+		return c.overLocked()
+	}
+	if c.dirty == nil {
+		c.dirty = maps.Clone(*c.read.Load())
+	}
+	v, ok := c.dirty[key]
+	switch {
+	case ok:
+	case len(c.dirty) >= c.max:
+		v = c.overLocked()
+		c.promoteLocked()
+		c.full.Store(true)
 		return v
+	default:
+		v = c.make(key)
+		c.dirty[key] = v
 	}
-	if key == Overflow || len(old) >= c.max {
-		if !c.isOver {
-			c.over, c.isOver = c.make(Overflow), true
-		}
-		if key != Overflow {
-			c.full.Store(true)
-		}
-		return c.over
+	if c.misses++; c.misses >= len(c.dirty) {
+		c.promoteLocked()
 	}
-	v := c.make(key)
-	m := maps.Clone(old)
-	m[key] = v
-	c.read.Store(&m)
 	return v
+}
+
+func (c *capped[V]) overLocked() V {
+	if !c.isOver {
+		c.over, c.isOver = c.make(Overflow), true
+	}
+	return c.over
+}
+
+// promoteLocked makes the full map the snapshot.
+func (c *capped[V]) promoteLocked() {
+	if c.dirty == nil {
+		return
+	}
+	d := c.dirty
+	c.read.Store(&d)
+	c.dirty, c.misses = nil, 0
 }

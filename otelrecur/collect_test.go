@@ -7,9 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
@@ -112,11 +110,3 @@ func on(target string, more ...string) string {
 func one(key string, v float64) map[string]float64 { return map[string]float64{key: v} }
 
 func describe(c collected) string { return fmt.Sprint(map[string]map[string]float64(c)) }
-
-// setGlobal makes mp the global MeterProvider and returns what puts the
-// previous one back.
-func setGlobal(mp metric.MeterProvider) func() {
-	old := otel.GetMeterProvider()
-	otel.SetMeterProvider(mp)
-	return func() { otel.SetMeterProvider(old) }
-}

@@ -59,6 +59,7 @@ func (ic *interceptor) unary(ctx context.Context, method string, req, reply any,
 	if cc != nil {
 		target = cc.Target()
 	}
+	o.Target = target
 	if ic.breakers != nil {
 		o.Breaker = ic.breakers.Get(target)
 	}

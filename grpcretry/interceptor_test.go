@@ -17,6 +17,7 @@ import (
 
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/grpcretry"
+	"github.com/recur-go/recur/internal/obstest"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
@@ -391,5 +392,27 @@ func TestLogger(t *testing.T) {
 		" attempt=1 delay=10ms err=\"rpc error: code = Unavailable desc = attempt 1 fails\"\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("log (-want +got):\n%s", diff)
+	}
+}
+
+// TestObserver: Options.Observer sees each attempt and the retry between
+// them, with the ClientConn's target.
+func TestObserver(t *testing.T) {
+	srv := start(t, failFirst(1, codes.Unavailable))
+	opts, _ := virtual()
+	var rec obstest.Recorder
+	opts.Observer = &rec
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(3), Options: opts}))
+	if _, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []obstest.Seen{
+		{Kind: retry.Attempted, Target: srv.addr, Attempt: 1},
+		{Kind: retry.Retrying, Target: srv.addr, Attempt: 1},
+		{Kind: retry.Attempted, Target: srv.addr, Attempt: 2},
+		{Kind: retry.Recovered, Target: srv.addr, Attempt: 2},
+	}
+	if diff := cmp.Diff(want, rec.Seen()); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }

@@ -25,6 +25,12 @@ type Options struct {
 	OnRetry     func(attempt int, err error, delay time.Duration, reason string)
 	OnGiveUp    func(e *retry.Error)
 	OnRecovered func(attempts int, reason string)
+
+	// Observer, if not nil, receives the runner's events (see
+	// retry.Observer), for metrics and traces. Their Target is the
+	// ClientConn's Target(), the one Config.Breakers and Config.Budgets
+	// key their breakers and budgets by.
+	Observer retry.Observer
 }
 
 // runner returns o as the runner's options, without breaker or budget.
@@ -36,5 +42,6 @@ func (o Options) runner() retry.Options {
 		OnRetry:        o.OnRetry,
 		OnGiveUp:       o.OnGiveUp,
 		OnRecovered:    o.OnRecovered,
+		Observer:       o.Observer,
 	}
 }

@@ -25,6 +25,14 @@ type RetryOptions struct {
 	OnGiveUp    func(e *retry.Error)
 	OnRecovered func(attempts int, reason string)
 
+	// Observer, if not nil, receives the runner's events (see
+	// retry.Observer), for metrics and traces. Their Target is the
+	// scheme://host:port of the server the connection is connected to at
+	// the start of the request (nats.Conn's ConnectedUrl without its user
+	// and password), or of the first configured URL (nats.Options.Url,
+	// else Servers[0]) while it is not connected.
+	Observer retry.Observer
+
 	// Budget, if not nil, bounds the retries of marked requests (see
 	// package budget).
 	Budget budget.Budget
@@ -38,6 +46,7 @@ func (o RetryOptions) runner() retry.Options {
 		OnRetry:        o.OnRetry,
 		OnGiveUp:       o.OnGiveUp,
 		OnRecovered:    o.OnRecovered,
+		Observer:       o.Observer,
 		Budget:         o.Budget,
 	}
 }

@@ -1,6 +1,7 @@
 package natsretry
 
 import (
+	"context"
 	"log/slog"
 	"testing"
 	"time"
@@ -30,6 +31,7 @@ func TestRunnerCarriesEveryField(t *testing.T) {
 		OnGiveUp:       func(*retry.Error) {},
 		OnRecovered:    func(int, string) {},
 		Budget:         fakeBudget{},
+		Observer:       retry.ObserverFunc(func(context.Context, retry.Event) {}),
 	}
 	optcheck.Carries(t, in, in.runner())
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"sync/atomic"
 
 	"github.com/nats-io/nats.go"
 	"github.com/recur-go/recur/parse"
@@ -39,6 +41,11 @@ type Requester struct {
 	nc *nats.Conn
 	s  schedule.Schedule
 	o  retry.Options
+
+	// last is the last server URL target was asked about and its
+	// scheme://host:port, so that a request with an Observer parses a URL
+	// only when the connection moved to another server.
+	last atomic.Pointer[[2]string]
 }
 
 // New returns a Requester on nc configured by c, or an error that says
@@ -86,7 +93,7 @@ func (r *Requester) Request(ctx context.Context, subj string, data []byte) (*nat
 		}
 		return r.nc.RequestWithContext(ctx, subj, data)
 	}
-	return retry.RetryIf(ctx, r.o, r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
+	return retry.RetryIf(ctx, r.options(), r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
 		return r.nc.RequestWithContext(ctx, subj, data)
 	})
 }
@@ -105,7 +112,7 @@ func (r *Requester) RequestMsg(ctx context.Context, msg *nats.Msg) (*nats.Msg, e
 		}
 		return r.nc.RequestMsgWithContext(ctx, msg)
 	}
-	return retry.RetryIf(ctx, r.o, r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
+	return retry.RetryIf(ctx, r.options(), r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
 		return r.nc.RequestMsgWithContext(ctx, msg)
 	})
 }
@@ -116,4 +123,35 @@ func classifier(m mark) func(error) verdict.Verdict {
 		return Classify
 	}
 	return classifyAsked
+}
+
+// options returns the runner's options for one request: with an Observer,
+// Target is the server the connection is on now.
+func (r *Requester) options() retry.Options {
+	o := r.o
+	if o.Observer != nil {
+		o.Target = r.target()
+	}
+	return o
+}
+
+// target returns the scheme://host:port of the server the connection is
+// connected to, or of the first configured one while it is not connected.
+func (r *Requester) target() string {
+	u := r.nc.ConnectedUrlRedacted()
+	if u == "" {
+		u = r.nc.Opts.Url
+	}
+	if u == "" && len(r.nc.Opts.Servers) > 0 {
+		u = r.nc.Opts.Servers[0]
+	}
+	if last := r.last.Load(); last != nil && last[0] == u {
+		return last[1]
+	}
+	t := ""
+	if p, err := url.Parse(u); err == nil && p.Host != "" {
+		t = p.Scheme + "://" + p.Host
+	}
+	r.last.Store(&[2]string{u, t})
+	return t
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
+	"github.com/recur-go/recur/internal/obstest"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 
@@ -172,5 +173,39 @@ func TestConfig(t *testing.T) {
 	}
 	if _, err := natsretry.New(nil, natsretry.Config{}); err == nil {
 		t.Error("New accepted a nil connection")
+	}
+}
+
+// TestObserver: RetryOptions.Observer sees each attempt and the retry
+// between them, with the server's URL as the target.
+func TestObserver(t *testing.T) {
+	nc := startServer(t)
+	var rec obstest.Recorder
+	r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(10ms) & times(3)", Retry: natsretry.RetryOptions{
+		Observer: &rec,
+		OnRetry: func(int, error, time.Duration, string) {
+			if _, err := nc.Subscribe("svc.observed", func(m *nats.Msg) { _ = m.Respond(m.Data) }); err != nil {
+				t.Error(err)
+			}
+			_ = nc.Flush()
+		},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := r.Request(natsretry.WithRetry(ctx), "svc.observed", []byte("hi")); err != nil {
+		t.Fatal(err)
+	}
+	target := nc.ConnectedUrl()
+	want := []obstest.Seen{
+		{Kind: retry.Attempted, Target: target, Attempt: 1},
+		{Kind: retry.Retrying, Target: target, Attempt: 1},
+		{Kind: retry.Attempted, Target: target, Attempt: 2},
+		{Kind: retry.Recovered, Target: target, Attempt: 2},
+	}
+	if diff := cmp.Diff(want, rec.Seen()); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }

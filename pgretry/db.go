@@ -3,6 +3,8 @@ package pgretry
 import (
 	"context"
 	"errors"
+	"net"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -31,6 +33,10 @@ func New(pool *pgxpool.Pool, o Options) (*DB, error) {
 	c, err := o.build()
 	if err != nil {
 		return nil, err
+	}
+	if cc := pool.Config().ConnConfig; cc != nil {
+		c.opts.Target = net.JoinHostPort(cc.Host, strconv.Itoa(int(cc.Port)))
+		c.queryOpts.Target = c.opts.Target
 	}
 	return &DB{pool: pool, core: c}, nil
 }

@@ -64,6 +64,11 @@ type RetryOptions struct {
 	OnRetry     func(attempt int, err error, delay time.Duration, reason string)
 	OnGiveUp    func(e *retry.Error)
 	OnRecovered func(attempts int, reason string)
+	// Observer, if not nil, receives the runner's events (see
+	// retry.Observer), for metrics and traces. Under a DB their Target is
+	// the host:port of the pool's connection configuration; under an
+	// SQLDB it is empty, since a *sql.DB does not say where it connects.
+	Observer retry.Observer
 	// Budget, if not nil, bounds the retries (see package budget).
 	Budget budget.Budget
 }
@@ -77,6 +82,7 @@ func (o RetryOptions) runner() retry.Options {
 		OnRetry:        o.OnRetry,
 		OnGiveUp:       o.OnGiveUp,
 		OnRecovered:    o.OnRecovered,
+		Observer:       o.Observer,
 		Budget:         o.Budget,
 	}
 }

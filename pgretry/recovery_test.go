@@ -1,14 +1,19 @@
 package pgretry_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/internal/obstest"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
 	"github.com/recur-go/recur/retry"
@@ -122,4 +127,33 @@ func waitCannotConnect(t *testing.T, s *pgtest.Server) error {
 	}
 	t.Fatalf("no 57P03 in 20 s; last error %v\n%s", last, s.Log())
 	return nil
+}
+
+// TestObserver: RetryOptions.Observer sees each attempt and the retry
+// between them, with the server's host:port as the target.
+func TestObserver(t *testing.T) {
+	ctx := testCtx(t)
+	pool := newPool(t, server(t), "", nil)
+	seq := "observed_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	if _, err := pool.Exec(ctx, "CREATE SEQUENCE "+seq); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = pool.Exec(context.Background(), "DROP SEQUENCE "+seq) })
+	var rec obstest.Recorder
+	db, _ := newDB(t, pool, pgretry.Options{Retry: pgretry.RetryOptions{Observer: &rec}})
+	// The first run fails with a serialization failure, the second passes.
+	once := "DO $$ BEGIN IF nextval('" + seq + "') = 1 THEN RAISE EXCEPTION 'first run' USING ERRCODE = '40001'; END IF; END $$"
+	if _, err := db.Exec(pgretry.Safe(ctx), once); err != nil {
+		t.Fatal(err)
+	}
+	target := fmt.Sprintf("127.0.0.1:%d", pool.Config().ConnConfig.Port)
+	want := []obstest.Seen{
+		{Kind: retry.Attempted, Target: target, Attempt: 1},
+		{Kind: retry.Retrying, Target: target, Attempt: 1},
+		{Kind: retry.Attempted, Target: target, Attempt: 2},
+		{Kind: retry.Recovered, Target: target, Attempt: 2},
+	}
+	if diff := cmp.Diff(want, rec.Seen()); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
 }

@@ -113,6 +113,7 @@ func newHook(c Config, addr string) (*Hook, error) {
 		return nil, fmt.Errorf("redisretry: Retry.AttemptTimeout %v is negative", c.Retry.AttemptTimeout)
 	}
 	h := &Hook{s: s, o: c.Retry.runner(), readOnly: c.ReadOnlySafe}
+	h.o.Target = addr
 	if !c.NoBreaker {
 		bc := c.Breaker
 		if bc.Name == "" {

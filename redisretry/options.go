@@ -24,6 +24,11 @@ type RetryOptions struct {
 	OnGiveUp    func(e *retry.Error)
 	OnRecovered func(attempts int, reason string)
 
+	// Observer, if not nil, receives the runner's events (see
+	// retry.Observer), for metrics and traces. Their Target is the
+	// client's address, redis.Options.Addr.
+	Observer retry.Observer
+
 	// Budget, if not nil, bounds the retries of commands marked safe (see
 	// package budget).
 	Budget budget.Budget
@@ -37,6 +42,7 @@ func (o RetryOptions) runner() retry.Options {
 		OnRetry:        o.OnRetry,
 		OnGiveUp:       o.OnGiveUp,
 		OnRecovered:    o.OnRecovered,
+		Observer:       o.Observer,
 		Budget:         o.Budget,
 	}
 }

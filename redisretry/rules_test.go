@@ -11,7 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/internal/obstest"
 	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 	"github.com/redis/go-redis/v9"
 
@@ -313,5 +315,26 @@ func TestMasterDown(t *testing.T) {
 	got := outcome{redisretry.Code(err), redisretry.Classify(err), int64(len(retries))}
 	if diff := cmp.Diff(outcome{"MASTERDOWN", verdict.Transient, 2}, got); diff != "" {
 		t.Errorf("%v: (-want +got)\n%s", err, diff)
+	}
+}
+
+// TestObserver: RetryOptions.Observer sees each attempt and the retry
+// between them, with the client's address as the target.
+func TestObserver(t *testing.T) {
+	s := startServer(t)
+	var rec obstest.Recorder
+	rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{Observer: &rec}})
+	const once = `if redis.call('INCR', KEYS[1]) == 1 then return redis.error_reply('LOADING Redis is loading the dataset in memory') end; return 'OK'`
+	if err := rdb.Eval(redisretry.WithSafe(context.Background()), once, []string{"observed"}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := []obstest.Seen{
+		{Kind: retry.Attempted, Target: s.addr, Attempt: 1},
+		{Kind: retry.Retrying, Target: s.addr, Attempt: 1},
+		{Kind: retry.Attempted, Target: s.addr, Attempt: 2},
+		{Kind: retry.Recovered, Target: s.addr, Attempt: 2},
+	}
+	if diff := cmp.Diff(want, rec.Seen()); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }

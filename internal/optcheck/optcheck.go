@@ -11,7 +11,7 @@ import (
 // Carries fails t unless every field of the struct in is set (so that the
 // check can see it), out has the same value in the field of the same name,
 // and every other field of the struct out is zero. Functions are the same
-// if they are the same code.
+// if they are the same code, also when an interface holds them.
 func Carries(t testing.TB, in, out any) {
 	t.Helper()
 	iv, ov := reflect.ValueOf(in), reflect.ValueOf(out)
@@ -33,10 +33,27 @@ func Carries(t testing.TB, in, out any) {
 	}
 }
 
-// same reports whether a and b hold the same value.
+// same reports whether a and b hold the same value. An interface is
+// compared by the value it holds, so that an Observer made of a function
+// (retry.ObserverFunc) is compared as that function.
 func same(a, b reflect.Value) bool {
-	if a.Kind() == reflect.Func && b.Kind() == reflect.Func {
-		return a.Pointer() == b.Pointer()
+	if !b.IsValid() {
+		return false
 	}
-	return b.IsValid() && a.Interface() == b.Interface()
+	a, b = held(a), held(b)
+	switch {
+	case a.Kind() == reflect.Func && b.Kind() == reflect.Func:
+		return a.Pointer() == b.Pointer()
+	case !a.Comparable() || !b.Comparable():
+		return a.Type() == b.Type() && reflect.DeepEqual(a.Interface(), b.Interface())
+	}
+	return a.Interface() == b.Interface()
+}
+
+// held returns the value an interface holds, or v itself.
+func held(v reflect.Value) reflect.Value {
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	return v
 }

@@ -2,18 +2,30 @@ package optcheck
 
 import "testing"
 
+// fn is an interface type that a function type implements, as
+// retry.ObserverFunc implements retry.Observer.
+type fn interface{ call() }
+
+type fnFunc func()
+
+func (f fnFunc) call() { f() }
+
 type in struct {
 	A int
 	F func()
+	I fn
 }
 
 type out struct {
 	A, B int
 	F    func()
+	I    fn
 }
 
 func f() {}
 func g() {}
+
+var fi, gi fn = fnFunc(f), fnFunc(g)
 
 // recorder is a testing.TB that records failures instead of reporting them.
 type recorder struct {
@@ -32,11 +44,13 @@ func TestCarries(t *testing.T) {
 		out  out
 		fail bool
 	}{
-		{"copied", in{1, f}, out{A: 1, F: f}, false},
-		{"value lost", in{1, f}, out{A: 2, F: f}, true},
-		{"other function", in{1, f}, out{A: 1, F: g}, true},
-		{"extra field set", in{1, f}, out{A: 1, B: 1, F: f}, true},
-		{"input field zero", in{0, f}, out{F: f}, true},
+		{"copied", in{1, f, fi}, out{A: 1, F: f, I: fi}, false},
+		{"value lost", in{1, f, fi}, out{A: 2, F: f, I: fi}, true},
+		{"other function", in{1, f, fi}, out{A: 1, F: g, I: fi}, true},
+		{"interface lost", in{1, f, fi}, out{A: 1, F: f}, true},
+		{"other function in the interface", in{1, f, fi}, out{A: 1, F: f, I: gi}, true},
+		{"extra field set", in{1, f, fi}, out{A: 1, B: 1, F: f, I: fi}, true},
+		{"input field zero", in{0, f, fi}, out{F: f, I: fi}, true},
 	} {
 		r := &recorder{TB: t}
 		Carries(r, tc.in, tc.out)

@@ -7,8 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
+.PHONY: prom-test
 
-test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test
+test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test
 
 vet:
 	$(GO) vet ./...
@@ -47,6 +48,7 @@ lint: vet tidy
 	cd redisretry && $(STATICCHECK) ./...
 	cd natsretry && $(STATICCHECK) ./...
 	cd playground/browsertest && $(STATICCHECK) ./...
+	cd promrecur && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -87,6 +89,13 @@ redis-test:
 
 nats-test:
 	cd natsretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# promrecur/ is a module of its own (client_golang stays out of the main
+# go.mod). Its tests scrape /metrics over HTTP from loopback servers, and
+# check the dashboard's PromQL with promtool (Debian's prometheus package,
+# which .ci/run installs).
+prom-test:
+	cd promrecur && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # recur against its peers, side by side: -count 10 and benchstat, one
 # column per library. The raw numbers stay in bench/bench.txt. The breaker

@@ -138,8 +138,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 	}
-	for _, url := range urls {
+	for i, url := range urls {
 		call(url)
+		fmt.Fprintf(out, "target %s is %s\n", url, servers[i].name)
 	}
 	fmt.Fprintf(out, "calling %d servers; metrics at %s/metrics\n", len(urls), metricsURL)
 

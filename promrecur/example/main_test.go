@@ -26,9 +26,13 @@ func TestRun(t *testing.T) {
 		done <- run(ctx, []string{"-listen", "127.0.0.1:0"}, w)
 		w.Close()
 	}()
-	line, err := bufio.NewReader(r).ReadString('\n')
-	if err != nil {
-		t.Fatalf("reading the program's output: %v (run: %v)", err, <-done)
+	br := bufio.NewReader(r)
+	var line string
+	for !strings.Contains(line, "metrics at ") {
+		var err error
+		if line, err = br.ReadString('\n'); err != nil {
+			t.Fatalf("reading the program's output: %v (run: %v)", err, <-done)
+		}
 	}
 	go io.Copy(io.Discard, r)
 	_, url, ok := strings.Cut(strings.TrimSpace(line), "metrics at ")

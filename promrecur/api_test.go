@@ -234,3 +234,37 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("recur_retries_total adds up to %v; want %d", total, goroutines*events)
 	}
 }
+
+// TestInvalidUTF8: a target or reason that is not UTF-8 is shown with
+// U+FFFD in its place rather than breaking the scrape or panicking.
+func TestInvalidUTF8(t *testing.T) {
+	breakers, err := breaker.NewRegistry(breaker.Config{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	m, err := promrecur.New(promrecur.Config{Client: "c", Registerer: reg, Breakers: breakers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	breakers.Get("db\xff")
+	m.Observe(context.Background(), retry.Event{Kind: retry.Retrying, Target: "db\xff", Label: "busy\xfe"})
+	want := map[string]float64{
+		`recur_retries_total{reason="busy\uFFFD",target="db\uFFFD"}`: 1,
+		`recur_breaker_state{target="db\uFFFD"}`:                     0,
+		`recur_breaker_opened_total{target="db\uFFFD"}`:              0,
+		`recur_breaker_rejected_total{target="db\uFFFD"}`:            0,
+		`recur_calls_total{target="db\uFFFD"}`:                       0,
+		`recur_retries_throttled_total{target="db\uFFFD"}`:           0,
+		`recur_recoveries_total{target="db\uFFFD"}`:                  0,
+		`recur_attempt_duration_seconds_count{target="db\uFFFD"}`:    0,
+		`recur_attempt_duration_seconds_sum{target="db\uFFFD"}`:      0,
+	}
+	got := map[string]float64{}
+	for k, v := range newExporter(t, reg).scrape("c") {
+		got[strings.ReplaceAll(k, "\uFFFD", `\uFFFD`)] = v // spelled out, as in want
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("scrape (-want +got):\n%s", diff)
+	}
+}

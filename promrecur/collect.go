@@ -88,7 +88,7 @@ func (m *Metrics) admitLocked(seen map[string]bool, target string) string {
 		return Overflow
 	}
 	seen[target] = true
-	return target
+	return labelValue(target)
 }
 
 // breakerRow is what one target label reports: the worst state of the

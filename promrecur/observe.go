@@ -2,6 +2,7 @@ package promrecur
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -70,7 +71,7 @@ func (m *Metrics) build(c Config) {
 	m.tokens = prometheus.NewDesc(nameTokens, "Tokens left in the target's retry budget (token buckets only); retries stop at half the maximum.", []string{"target"}, constant)
 
 	m.targets = newCapped(m.max, m.newTarget)
-	m.reasons = newCapped(MaxReasons, func(r string) string { return r })
+	m.reasons = newCapped(MaxReasons, labelValue)
 }
 
 // target holds one target's series, resolved once so that an event costs
@@ -85,7 +86,12 @@ type target struct {
 	retries                     *capped[prometheus.Counter]
 }
 
+// labelValue is s made fit for a label value: Prometheus takes only
+// UTF-8, and client_golang panics on anything else.
+func labelValue(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
 func (m *Metrics) newTarget(name string) *target {
+	name = labelValue(name)
 	t := &target{m: m, name: name,
 		calls:     m.calls.WithLabelValues(name),
 		throttled: m.throttled.WithLabelValues(name),

@@ -32,7 +32,8 @@
 // # Labels
 //
 // target is retry.Options.Target, or scheme://host:port for httpretry;
-// calls made without a target have target="". Each client has at most
+// calls made without a target have target="", and bytes that are not
+// UTF-8 are shown as U+FFFD. Each client has at most
 // Config.MaxTargets (256 by default) distinct target values per series;
 // the targets first seen past the cap are all reported under
 // target="(other)" (Overflow), which is also where a breaker.Registry or

@@ -77,7 +77,6 @@ func (m *Metrics) build(c Config) {
 // target holds one target's series, resolved once so that an event costs
 // a map lookup and an atomic add.
 type target struct {
-	m                           *Metrics
 	name                        string
 	calls, throttled, recovered prometheus.Counter
 	duration                    prometheus.Observer
@@ -92,7 +91,7 @@ func labelValue(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 func (m *Metrics) newTarget(name string) *target {
 	name = labelValue(name)
-	t := &target{m: m, name: name,
+	t := &target{name: name,
 		calls:     m.calls.WithLabelValues(name),
 		throttled: m.throttled.WithLabelValues(name),
 		recovered: m.recovered.WithLabelValues(name),

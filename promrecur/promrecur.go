@@ -76,9 +76,8 @@ type Config struct {
 // prometheus.Collector, which New registers. It is safe for concurrent
 // use.
 type Metrics struct {
-	client string
-	reg    prometheus.Registerer
-	max    int
+	reg prometheus.Registerer
+	max int
 
 	calls, attempts, retries, throttled, giveups, recovered *prometheus.CounterVec
 	duration                                                *prometheus.HistogramVec
@@ -137,7 +136,7 @@ func New(c Config) (*Metrics, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("promrecur: %w", errors.Join(errs...))
 	}
-	m := &Metrics{client: c.Client, reg: c.Registerer, max: c.MaxTargets,
+	m := &Metrics{reg: c.Registerer, max: c.MaxTargets,
 		breakerReg: c.Breakers, budgetReg: c.Budgets,
 		bTargets: map[string]bool{}, gTargets: map[string]bool{}}
 	if m.max == 0 {

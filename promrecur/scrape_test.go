@@ -82,12 +82,11 @@ func TestScrapeBreakerCycle(t *testing.T) {
 	}
 	x := newExporter(t, reg)
 
-	base := &http.Transport{}
-	t.Cleanup(base.CloseIdleConnections)
-	tr, err := httpretry.New(base, "spaced(10ms) & times(3)")
+	tr, err := httpretry.New(&http.Transport{}, "spaced(10ms) & times(3)")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(tr.CloseIdleConnections) // the Transport's copy of its Base, and the Base
 	tr.Clock, tr.Breakers, tr.Budgets, tr.Observer = clock, breakers, budgets, m
 	client := &http.Client{Transport: tr}
 	ctx := context.Background()

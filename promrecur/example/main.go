@@ -75,12 +75,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	base := &http.Transport{MaxIdleConnsPerHost: 16}
-	defer base.CloseIdleConnections()
-	tr, err := httpretry.New(base, "fulljitter(50ms, 1s) & times(4)")
+	tr, err := httpretry.New(&http.Transport{MaxIdleConnsPerHost: 16}, "fulljitter(50ms, 1s) & times(4)")
 	if err != nil {
 		return err
 	}
+	defer tr.CloseIdleConnections()
 	tr.Breakers, tr.Budgets, tr.Observer = breakers, budgets, metrics
 	client := &http.Client{Transport: tr, Timeout: 5 * time.Second}
 

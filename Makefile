@@ -7,8 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
+.PHONY: prom-test otel-test
 
-test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test
+test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test
 
 vet:
 	$(GO) vet ./...
@@ -48,6 +49,7 @@ lint: vet tidy
 	cd natsretry && $(STATICCHECK) ./...
 	cd otelrecur && $(STATICCHECK) ./...
 	cd playground/browsertest && $(STATICCHECK) ./...
+	cd promrecur && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -92,10 +94,15 @@ nats-test:
 # otelrecur/ is a module of its own (the OpenTelemetry API and, for its
 # tests, the SDK stay out of the main go.mod); its tests run httpretry
 # against a server on loopback.
-.PHONY: otel-test
-test: otel-test
 otel-test:
 	cd otelrecur && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# promrecur/ is a module of its own (client_golang stays out of the main
+# go.mod). Its tests scrape /metrics over HTTP from loopback servers, and
+# check the dashboard's PromQL with promtool (Debian's prometheus package,
+# which .ci/run installs).
+prom-test:
+	cd promrecur && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # recur against its peers, side by side: -count 10 and benchstat, one
 # column per library. The raw numbers stay in bench/bench.txt. The breaker

@@ -1,0 +1,148 @@
+package promrecur
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/verdict"
+)
+
+// The series' names, with their help texts in build.
+const (
+	nameCalls     = "recur_calls_total"
+	nameAttempts  = "recur_attempts_total"
+	nameDuration  = "recur_attempt_duration_seconds"
+	nameRetries   = "recur_retries_total"
+	nameThrottled = "recur_retries_throttled_total"
+	nameGiveups   = "recur_giveups_total"
+	nameRecovered = "recur_recoveries_total"
+	nameState     = "recur_breaker_state"
+	nameOpened    = "recur_breaker_opened_total"
+	nameRejected  = "recur_breaker_rejected_total"
+	nameTokens    = "recur_budget_tokens"
+)
+
+// Names lists the names of every series the package exports, for
+// dashboards and tests; a histogram's _bucket, _sum and _count series
+// are named by its own name.
+func Names() []string {
+	return []string{nameCalls, nameAttempts, nameDuration, nameRetries, nameThrottled,
+		nameGiveups, nameRecovered, nameState, nameOpened, nameRejected, nameTokens}
+}
+
+// verdicts and reasons are the label values of the attempts' verdicts and
+// the give-ups' reasons, by their numbers.
+var (
+	verdicts = [...]string{
+		verdict.Success: "success", verdict.Transient: "transient", verdict.Retryable: "retryable",
+		verdict.Failure: "failure", verdict.Neutral: "neutral",
+	}
+	reasons = [...]string{
+		retry.Exhausted: "exhausted", retry.Deadline: "deadline", retry.Canceled: "canceled",
+		retry.Refused: "pushback", retry.Open: "open", retry.Budget: "budget",
+	}
+)
+
+func (m *Metrics) build(c Config) {
+	constant := prometheus.Labels{"client": c.Client}
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: constant}, labels)
+	}
+	m.calls = counter(nameCalls, "Calls made through recur's runners: first attempts, and calls refused before theirs.", "target")
+	m.attempts = counter(nameAttempts, "Attempts made, by their verdict (success, transient, retryable, failure, neutral).", "target", "verdict")
+	m.retries = counter(nameRetries, "Retries decided (the runner is about to wait before another attempt), by the reason label of the failed attempt's judgement.", "target", "reason")
+	m.throttled = counter(nameThrottled, "Retries the retry budget refused.", "target")
+	m.giveups = counter(nameGiveups, "Calls given up on an outcome that would have been retried, or refused before their first attempt, by reason (exhausted, deadline, canceled, pushback, open, budget).", "target", "reason")
+	m.recovered = counter(nameRecovered, "Calls that succeeded after one or more retries.", "target")
+	buckets := c.Buckets
+	if buckets == nil {
+		buckets = prometheus.DefBuckets
+	}
+	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: nameDuration,
+		Help:    "How long each attempt took, by the runner's clock.",
+		Buckets: buckets, ConstLabels: constant}, []string{"target"})
+
+	m.state = prometheus.NewDesc(nameState, "Circuit breaker state: 0 closed, 1 half-open, 2 open (forced open included).", []string{"target"}, constant)
+	m.opened = prometheus.NewDesc(nameOpened, "Times the circuit breaker opened, re-openings after a failed probe included.", []string{"target"}, constant)
+	m.rejected = prometheus.NewDesc(nameRejected, "Calls the circuit breaker refused.", []string{"target"}, constant)
+	m.tokens = prometheus.NewDesc(nameTokens, "Tokens left in the target's retry budget (token buckets only); retries stop at half the maximum.", []string{"target"}, constant)
+
+	m.targets = newCapped(m.max, m.newTarget)
+	m.reasons = newCapped(MaxReasons, labelValue)
+}
+
+// target holds one target's series, resolved once so that an event costs
+// a map lookup and an atomic add.
+type target struct {
+	name                        string
+	calls, throttled, recovered prometheus.Counter
+	duration                    prometheus.Observer
+	attempts                    [len(verdicts)]atomic.Pointer[prometheus.Counter]
+	giveups                     [len(reasons)]atomic.Pointer[prometheus.Counter]
+	retries                     *capped[prometheus.Counter]
+}
+
+// labelValue is s made fit for a label value: Prometheus takes only
+// UTF-8, and client_golang panics on anything else.
+func labelValue(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+func (m *Metrics) newTarget(name string) *target {
+	name = labelValue(name)
+	t := &target{name: name,
+		calls:     m.calls.WithLabelValues(name),
+		throttled: m.throttled.WithLabelValues(name),
+		recovered: m.recovered.WithLabelValues(name),
+		duration:  m.duration.WithLabelValues(name),
+	}
+	// At most MaxReasons reasons and Overflow reach it, through m.reasons.
+	t.retries = newCapped(MaxReasons+1, func(r string) prometheus.Counter { return m.retries.WithLabelValues(name, r) })
+	return t
+}
+
+// lazy returns the counter in p, resolving it with labels on first use:
+// the series of a verdict or reason that never happens is never shown.
+func lazy(p *atomic.Pointer[prometheus.Counter], vec *prometheus.CounterVec, target, label string) prometheus.Counter {
+	if c := p.Load(); c != nil {
+		return *c
+	}
+	c := vec.WithLabelValues(target, label)
+	p.CompareAndSwap(nil, &c)
+	return *p.Load()
+}
+
+// Observe counts e in the series of e.Target (see the package
+// documentation for which event feeds which series). It takes no lock
+// and allocates nothing once the target and label have been seen.
+func (m *Metrics) Observe(_ context.Context, e retry.Event) {
+	t := m.targets.get(e.Target)
+	switch e.Kind {
+	case retry.Attempted:
+		if e.Attempt == 1 {
+			t.calls.Inc()
+		}
+		t.duration.Observe(e.Elapsed.Seconds())
+		if v := int(e.Verdict); v < len(verdicts) {
+			lazy(&t.attempts[v], m.attempts, t.name, verdicts[v]).Inc()
+		}
+	case retry.Retrying:
+		label := e.Label
+		if label == "" {
+			label = Unlabeled
+		}
+		t.retries.get(m.reasons.get(label)).Inc()
+	case retry.GaveUp:
+		if e.Attempt == 0 {
+			t.calls.Inc()
+		} else if e.Reason == retry.Budget {
+			t.throttled.Inc()
+		}
+		if r := int(e.Reason); r < len(reasons) && reasons[r] != "" {
+			lazy(&t.giveups[r], m.giveups, t.name, reasons[r]).Inc()
+		}
+	case retry.Recovered:
+		t.recovered.Inc()
+	}
+}

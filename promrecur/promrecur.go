@@ -1,0 +1,172 @@
+package promrecur
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
+	"github.com/recur-go/recur/retry"
+)
+
+// DefaultMaxTargets is the cap on the distinct values of the target label
+// of one client's series when Config.MaxTargets is 0. It is the default
+// cap of breaker.Registry and budget.Registry too.
+const DefaultMaxTargets = 256
+
+// MaxReasons caps the distinct values of the reason label of one client's
+// recur_retries_total. Reasons come from judges (see retry.Judgement); a
+// judge that puts an error's text there would otherwise make a series
+// per message.
+const MaxReasons = 32
+
+// Overflow is the target label value that stands for every target past a
+// client's cap, and the reason label value for every reason past
+// MaxReasons. It is the name breaker.Registry and budget.Registry give
+// their own overflow entries, so a registry past its cap reports there
+// too.
+const Overflow = breaker.Overflow
+
+// Unlabeled is the reason label value of a retry whose judgement gave no
+// reason label (see retry.Judgement).
+const Unlabeled = "unlabeled"
+
+// Config says which client the metrics describe, where they are
+// registered and which breakers and budgets they read.
+type Config struct {
+	// Client is the value of the client label of every series: the name
+	// of the program's client of one or more targets, such as "payments".
+	// Required. Several clients can share a Registerer, each with its own
+	// Metrics.
+	Client string
+
+	// Registerer is where New registers the Metrics, such as a
+	// prometheus.NewRegistry() that a promhttp handler serves. Required:
+	// the global prometheus.DefaultRegisterer is used only when passed
+	// here.
+	Registerer prometheus.Registerer
+
+	// Breakers, if not nil, are read at every scrape for the breaker
+	// series: their Stats, not the calls, are the source, so the breakers
+	// cost nothing more on the hot path.
+	Breakers *breaker.Registry
+
+	// Budgets, if not nil, are read at every scrape for
+	// recur_budget_tokens.
+	Budgets *budget.Registry
+
+	// MaxTargets caps the distinct target label values of each series of
+	// this client; the targets past it are reported together under
+	// Overflow. Zero means DefaultMaxTargets; negative is an error.
+	MaxTargets int
+
+	// Buckets are the upper bounds, in seconds and increasing, of the
+	// buckets of recur_attempt_duration_seconds. Nil means
+	// prometheus.DefBuckets (5ms to 10s).
+	Buckets []float64
+}
+
+// Metrics exports one client's calls, retries, breakers and budgets as
+// Prometheus series. It is a retry.Observer, to be set as
+// retry.Options.Observer or httpretry.Transport.Observer, and a
+// prometheus.Collector, which New registers. It is safe for concurrent
+// use.
+type Metrics struct {
+	reg prometheus.Registerer
+	max int
+
+	calls, attempts, retries, throttled, giveups, recovered *prometheus.CounterVec
+	duration                                                *prometheus.HistogramVec
+
+	targets *capped[*target]
+	reasons *capped[string]
+
+	state, opened, rejected, tokens *prometheus.Desc
+
+	breakerReg *breaker.Registry
+	budgetReg  *budget.Registry
+
+	mu       sync.Mutex // guards what the scrape reads below
+	breakers []namedBreaker
+	budgets  []namedBudget
+	bTargets map[string]bool // the targets with breaker series of their own
+	gTargets map[string]bool // the same for budget series
+}
+
+type namedBreaker struct {
+	target string
+	b      *breaker.Breaker
+}
+
+type namedBudget struct {
+	target string
+	b      budget.Budget
+}
+
+var (
+	_ retry.Observer       = (*Metrics)(nil)
+	_ prometheus.Collector = (*Metrics)(nil)
+)
+
+// New returns the metrics of c.Client and registers them on
+// c.Registerer. It returns an error if c is not valid (no client, no
+// Registerer, a negative MaxTargets, buckets that do not increase) or if
+// the Registerer already holds metrics for this client.
+func New(c Config) (*Metrics, error) {
+	var errs []error
+	switch {
+	case c.Client == "":
+		errs = append(errs, errors.New("empty Config.Client"))
+	case !utf8.ValidString(c.Client):
+		errs = append(errs, fmt.Errorf("Config.Client %q is not valid UTF-8", c.Client))
+	}
+	if c.Registerer == nil {
+		errs = append(errs, errors.New("nil Config.Registerer (pass prometheus.NewRegistry(), or prometheus.DefaultRegisterer for the global one)"))
+	}
+	if c.MaxTargets < 0 {
+		errs = append(errs, fmt.Errorf("negative Config.MaxTargets %d", c.MaxTargets))
+	}
+	if err := checkBuckets(c.Buckets); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("promrecur: %w", errors.Join(errs...))
+	}
+	m := &Metrics{reg: c.Registerer, max: c.MaxTargets,
+		breakerReg: c.Breakers, budgetReg: c.Budgets,
+		bTargets: map[string]bool{}, gTargets: map[string]bool{}}
+	if m.max == 0 {
+		m.max = DefaultMaxTargets
+	}
+	m.build(c)
+	if err := c.Registerer.Register(m); err != nil {
+		var dup prometheus.AlreadyRegisteredError
+		if errors.As(err, &dup) {
+			return nil, fmt.Errorf("promrecur: client %q is already registered on this Registerer: %w", c.Client, err)
+		}
+		return nil, fmt.Errorf("promrecur: client %q: %w", c.Client, err)
+	}
+	return m, nil
+}
+
+func checkBuckets(b []float64) error {
+	if b == nil {
+		return nil
+	}
+	if len(b) == 0 {
+		return errors.New("empty Config.Buckets (nil means the default buckets)")
+	}
+	for i, v := range b {
+		if math.IsNaN(v) {
+			return fmt.Errorf("Config.Buckets[%d] is NaN", i)
+		}
+		if i > 0 && v <= b[i-1] {
+			return fmt.Errorf("Config.Buckets do not increase: [%d] = %v after %v", i, v, b[i-1])
+		}
+	}
+	return nil
+}

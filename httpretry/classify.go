@@ -56,50 +56,78 @@ func (c *call) transient() verdict.Verdict {
 	return verdict.Failure
 }
 
-// statusLabel returns the reason label of a response with status code
-// code, for the statuses judgeStatus may retry: "http-503", say.
-func statusLabel(code int) string {
-	switch code {
-	case http.StatusRequestTimeout:
-		return "http-408"
-	case http.StatusTooManyRequests:
-		return "http-429"
-	case http.StatusInternalServerError:
-		return "http-500"
-	case http.StatusBadGateway:
-		return "http-502"
-	case http.StatusServiceUnavailable:
-		return "http-503"
-	case http.StatusGatewayTimeout:
-		return "http-504"
-	}
-	return ""
+// label is an attempt's reason label, kept in a byte so that a request's
+// state stays small; labels holds their text.
+type label uint8
+
+const (
+	labelNone label = iota
+	label408
+	label429
+	label500
+	label502
+	label503
+	label504
+	labelCanceled
+	labelTimeout
+	labelOther // the labels of the kinds follow, in kind order
+)
+
+var labels = [...]string{
+	labelNone:                       "",
+	label408:                        "http-408",
+	label429:                        "http-429",
+	label500:                        "http-500",
+	label502:                        "http-502",
+	label503:                        "http-503",
+	label504:                        "http-504",
+	labelCanceled:                   "canceled",
+	labelTimeout:                    "attempt-timeout",
+	labelOther + label(kindOther):   "error",
+	labelOther + label(kindTLS):     "tls",
+	labelOther + label(kindNoHost):  "no-host",
+	labelOther + label(kindUnsent):  "dial",
+	labelOther + label(kindRefused): "refused-stream",
+	labelOther + label(kindBroken):  "connection",
 }
 
-// The reason labels of attempts that failed without a response, by kind.
-var kindLabels = [...]string{
-	kindOther:   "error",
-	kindTLS:     "tls",
-	kindNoHost:  "no-host",
-	kindUnsent:  "dial",
-	kindRefused: "refused-stream",
-	kindBroken:  "connection",
+// String returns the label's text, such as "http-503".
+func (l label) String() string { return labels[l] }
+
+// statusLabel returns the reason label of a response with status code
+// code, for the statuses judgeStatus may retry.
+func statusLabel(code int) label {
+	switch code {
+	case http.StatusRequestTimeout:
+		return label408
+	case http.StatusTooManyRequests:
+		return label429
+	case http.StatusInternalServerError:
+		return label500
+	case http.StatusBadGateway:
+		return label502
+	case http.StatusServiceUnavailable:
+		return label503
+	case http.StatusGatewayTimeout:
+		return label504
+	}
+	return labelNone
 }
 
 // errorLabel returns the reason label of an attempt that failed with err
 // and no response, whose kind is k.
-func errorLabel(k kind, err error) string {
+func errorLabel(k kind, err error) label {
 	if k == kindBroken && errors.Is(err, ErrAttemptTimeout) {
-		return "attempt-timeout"
+		return labelTimeout
 	}
-	return kindLabels[k]
+	return labelOther + label(k)
 }
 
 // judgeError returns the verdict on an attempt that failed with err and
 // no response, and sets c.label. ctx is the request's context.
 func (c *call) judgeError(ctx context.Context, err error) verdict.Verdict {
 	if ctx.Err() != nil {
-		c.label = "canceled"
+		c.label = labelCanceled
 		return verdict.Neutral // the caller gave up; the target did nothing wrong
 	}
 	k := kindOf(err)

@@ -90,7 +90,7 @@ type call struct {
 
 	attempts int             // attempts made
 	v        verdict.Verdict // the last attempt's verdict
-	label    string          // and its reason label, such as "http-503"
+	label    label           // and its reason label, such as "http-503"
 	resp     *http.Response  // the last attempt's response, open, if any
 }
 
@@ -148,7 +148,7 @@ func (c *call) attempt(ctx context.Context) (*http.Response, error) {
 // judge is the runner's Judge: the verdict and the reason label that
 // attempt left.
 func (c *call) judge(*http.Response, error) retry.Judgement {
-	return retry.Judgement{Verdict: c.v, Reason: c.label}
+	return retry.Judgement{Verdict: c.v, Reason: c.label.String()}
 }
 
 // discard is the runner's OnRetry hook: a retry has been decided, so the

@@ -30,7 +30,7 @@ import (
 //		...)
 //
 // For each call it finds the method's policy, the target's breaker and
-// budget, and runs the attempts with retry.RetryIf. Each retry carries
+// budget, and runs the attempts with retry.Do. Each retry carries
 // the metadata grpc-previous-rpc-attempts and the call's context, so the
 // server learns the time that is left through grpc-timeout, and the
 // call's deadline bounds all attempts together. A server's
@@ -73,7 +73,7 @@ func (ic *interceptor) unary(ctx context.Context, method string, req, reply any,
 	if c.maxPush == 0 {
 		c.maxPush = DefaultMaxPushback
 	}
-	_, err := retry.RetryIf(ctx, o, c.p.s, c.classify, c.attempt)
+	_, err := retry.Do(ctx, o, c.p.s, c.judge, nil, c.attempt)
 	return finish(err)
 }
 
@@ -142,32 +142,78 @@ func withPreviousAttempts(ctx context.Context, n int) context.Context {
 	return metadata.NewOutgoingContext(ctx, md)
 }
 
+// judge is the runner's Judge: the verdict of classify and the attempt's
+// reason label (see Options.Observer). A nil error is a Success, with no
+// label.
+func (c *call) judge(_ struct{}, err error) retry.Judgement {
+	if err == nil {
+		return retry.Judgement{Verdict: verdict.Success}
+	}
+	v, label := c.classify(err)
+	return retry.Judgement{Verdict: v, Reason: label}
+}
+
 // classify returns the verdict on a failed attempt, as docs/grpc.md
-// sorts them: UNAVAILABLE and DEADLINE_EXCEEDED count against the target
-// (Transient when retried, Failure when not); any other code is the
-// application's answer and counts nothing (Retryable when retried,
-// Neutral when not). An attempt cut short by Options.AttemptTimeout is
-// always retried; an attempt the caller's own context ended is Neutral.
-func (c *call) classify(err error) verdict.Verdict {
+// sorts them, and its reason label: UNAVAILABLE and DEADLINE_EXCEEDED
+// count against the target (Transient when retried, Failure when not);
+// any other code is the application's answer and counts nothing
+// (Retryable when retried, Neutral when not). An attempt cut short by
+// Options.AttemptTimeout is always retried ("attempt-timeout"); an
+// attempt the caller's own context ended is Neutral ("canceled"). The
+// label of any other attempt is its code's (codeLabel).
+func (c *call) classify(err error) (verdict.Verdict, string) {
 	if ae, ok := err.(*attemptError); ok {
 		switch {
 		case ae.callerDone:
-			return verdict.Neutral
+			return verdict.Neutral, "canceled"
 		case ae.timedOut:
-			return verdict.Transient
+			return verdict.Transient, "attempt-timeout"
 		}
 	} else if c.ctx.Err() != nil {
-		return verdict.Neutral
+		return verdict.Neutral, "canceled"
 	}
 	code := status.Code(err)
+	label := codeLabel(code)
 	failed := code == codes.Unavailable || code == codes.DeadlineExceeded
 	switch retried := c.p.retries(code); {
 	case failed && retried:
-		return verdict.Transient
+		return verdict.Transient, label
 	case failed:
-		return verdict.Failure
+		return verdict.Failure, label
 	case retried:
-		return verdict.Retryable
+		return verdict.Retryable, label
 	}
-	return verdict.Neutral
+	return verdict.Neutral, label
+}
+
+// codeLabels are the reason labels of the status codes: each code's name
+// in lower-case kebab form.
+var codeLabels = [...]string{
+	codes.OK:                 "ok",
+	codes.Canceled:           "canceled",
+	codes.Unknown:            "unknown",
+	codes.InvalidArgument:    "invalid-argument",
+	codes.DeadlineExceeded:   "deadline-exceeded",
+	codes.NotFound:           "not-found",
+	codes.AlreadyExists:      "already-exists",
+	codes.PermissionDenied:   "permission-denied",
+	codes.ResourceExhausted:  "resource-exhausted",
+	codes.FailedPrecondition: "failed-precondition",
+	codes.Aborted:            "aborted",
+	codes.OutOfRange:         "out-of-range",
+	codes.Unimplemented:      "unimplemented",
+	codes.Internal:           "internal",
+	codes.Unavailable:        "unavailable",
+	codes.DataLoss:           "data-loss",
+	codes.Unauthenticated:    "unauthenticated",
+}
+
+// codeLabel returns the reason label of status code c: "unavailable",
+// "deadline-exceeded", ...; a code outside the 17 that gRPC defines is
+// labelled "unknown", so that the labels stay a bounded set.
+func codeLabel(c codes.Code) string {
+	if int(c) < len(codeLabels) {
+		return codeLabels[c]
+	}
+	return "unknown"
 }

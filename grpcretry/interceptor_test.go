@@ -370,7 +370,8 @@ func TestStreamsPassThrough(t *testing.T) {
 	}
 }
 
-// TestLogger: the runner's records name the method and the target.
+// TestLogger: the runner's records name the method and the target, and
+// carry the attempt's reason label.
 func TestLogger(t *testing.T) {
 	srv := start(t, failFirst(1, codes.Unavailable))
 	opts, _ := virtual()
@@ -389,30 +390,108 @@ func TestLogger(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "level=DEBUG msg=retry grpc.method=/grpc.testing.TestService/UnaryCall grpc.target=" + srv.addr +
-		" attempt=1 delay=10ms err=\"rpc error: code = Unavailable desc = attempt 1 fails\"\n"
+		" attempt=1 delay=10ms label=unavailable err=\"rpc error: code = Unavailable desc = attempt 1 fails\"\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("log (-want +got):\n%s", diff)
 	}
 }
 
 // TestObserver: Options.Observer sees each attempt and the retry between
-// them, with the ClientConn's target.
+// them, with the ClientConn's target and the attempt's reason label.
 func TestObserver(t *testing.T) {
-	srv := start(t, failFirst(1, codes.Unavailable))
-	opts, _ := virtual()
-	var rec obstest.Recorder
-	opts.Observer = &rec
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(3), Options: opts}))
-	if _, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{}); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name    string
+		behave  func(context.Context, int) error
+		codes   []codes.Code
+		timeout time.Duration // the attempt timeout
+		label   string        // the failed first attempt's
+	}{
+		{name: "unavailable", behave: failFirst(1, codes.Unavailable), label: "unavailable"},
+		{name: "resource-exhausted", behave: failFirst(1, codes.ResourceExhausted), codes: []codes.Code{codes.ResourceExhausted}, label: "resource-exhausted"},
+		{name: "attempt-timeout", behave: func(ctx context.Context, k int) error {
+			if k == 1 {
+				return hang(ctx, k)
+			}
+			return nil
+		}, timeout: 50 * time.Millisecond, label: "attempt-timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := start(t, tc.behave)
+			opts, _ := virtual()
+			opts.AttemptTimeout = tc.timeout
+			var rec obstest.Recorder
+			opts.Observer = &rec
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(3), Codes: tc.codes, Options: opts}))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if _, err := client.UnaryCall(ctx, &testpb.SimpleRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			want := []obstest.Seen{
+				{Kind: retry.Attempted, Target: srv.addr, Attempt: 1, Label: tc.label},
+				{Kind: retry.Retrying, Target: srv.addr, Attempt: 1, Label: tc.label},
+				{Kind: retry.Attempted, Target: srv.addr, Attempt: 2},
+				{Kind: retry.Recovered, Target: srv.addr, Attempt: 2, Label: tc.label},
+			}
+			if diff := cmp.Diff(want, rec.Seen()); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
 	}
-	want := []obstest.Seen{
-		{Kind: retry.Attempted, Target: srv.addr, Attempt: 1},
-		{Kind: retry.Retrying, Target: srv.addr, Attempt: 1},
-		{Kind: retry.Attempted, Target: srv.addr, Attempt: 2},
-		{Kind: retry.Recovered, Target: srv.addr, Attempt: 2},
-	}
-	if diff := cmp.Diff(want, rec.Seen()); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
+}
+
+// TestObserverGivesUp: the labels of a call that fails: the code of an
+// attempt that is not retried, the last attempt's on GaveUp and in
+// retry.Error.Label, and "canceled" for an attempt the caller's deadline
+// ended.
+func TestObserverGivesUp(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		behave   func(context.Context, int) error
+		deadline time.Duration // the call's, real time; none when zero
+		want     []obstest.Seen
+	}{
+		{name: "not-retried", behave: always(codes.PermissionDenied), want: []obstest.Seen{
+			{Kind: retry.Attempted, Attempt: 1, Label: "permission-denied"},
+		}},
+		{name: "exhausted", behave: always(codes.Unavailable), want: []obstest.Seen{
+			{Kind: retry.Attempted, Attempt: 1, Label: "unavailable"},
+			{Kind: retry.Retrying, Attempt: 1, Label: "unavailable"},
+			{Kind: retry.Attempted, Attempt: 2, Label: "unavailable"},
+			{Kind: retry.GaveUp, Attempt: 2, Label: "unavailable"},
+		}},
+		{name: "canceled", behave: hang, deadline: 50 * time.Millisecond, want: []obstest.Seen{
+			{Kind: retry.Attempted, Attempt: 1, Label: "canceled"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := start(t, tc.behave)
+			opts, _ := virtual()
+			var rec obstest.Recorder
+			opts.Observer = &rec
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(2), Options: opts}))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			if tc.deadline != 0 {
+				ctx, cancel = context.WithTimeout(context.Background(), tc.deadline)
+			}
+			defer cancel()
+			_, err := client.UnaryCall(ctx, &testpb.SimpleRequest{})
+			if err == nil {
+				t.Fatal("the call succeeded; want an error")
+			}
+			// Only a call that was retried returns a *retry.Error.
+			if re, ok := errors.AsType[*retry.Error](err); ok && re.Label != "unavailable" {
+				t.Errorf("retry.Error.Label %q; want %q", re.Label, "unavailable")
+			} else if !ok && tc.name == "exhausted" {
+				t.Errorf("error %v (%T); want a *retry.Error", err, err)
+			}
+			got := rec.Seen()
+			for i := range got {
+				got[i].Target = "" // TestObserver checks it
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

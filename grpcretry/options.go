@@ -29,7 +29,14 @@ type Options struct {
 	// Observer, if not nil, receives the runner's events (see
 	// retry.Observer), for metrics and traces. Their Target is the
 	// ClientConn's Target(), the one Config.Breakers and Config.Budgets
-	// key their breakers and budgets by.
+	// key their breakers and budgets by. The Label of a failed attempt
+	// (also retry.Error.Label and the reason OnRetry and OnRecovered
+	// get) is one of a bounded set: the status code in lower-case kebab
+	// form ("unavailable", "deadline-exceeded", "resource-exhausted",
+	// ... one for each of gRPC's 17 codes; a code outside them is
+	// "unknown"), "attempt-timeout" for an attempt that AttemptTimeout
+	// cut short, and "canceled" for one the caller's context ended. A
+	// successful attempt has no label.
 	Observer retry.Observer
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/nats-io/nats.go"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -22,7 +23,12 @@ import (
 // are returned, not retried. A request not marked is never retried.
 // Code names the row.
 func Classify(err error) verdict.Verdict {
-	switch Code(err) {
+	return verdictOf(Code(err))
+}
+
+// verdictOf returns Classify's verdict on an error whose Code is code.
+func verdictOf(code string) verdict.Verdict {
+	switch code {
 	case CodeOK:
 		return verdict.Success
 	case CodeNoResponders:
@@ -35,12 +41,28 @@ func Classify(err error) verdict.Verdict {
 	return verdict.Failure
 }
 
-// classifyAsked is Classify for a request marked WithRetry alone.
-func classifyAsked(err error) verdict.Verdict {
-	if v := Classify(err); v != verdict.Transient {
-		return v
+// judgeSafe is the runner's Judge for a request marked WithSafe:
+// Classify's verdict, with Code as the reason label.
+func judgeSafe(_ *nats.Msg, err error) retry.Judgement {
+	if err == nil {
+		return retry.Judgement{Verdict: verdict.Success}
 	}
-	return verdict.Failure
+	code := Code(err)
+	return retry.Judgement{Verdict: verdictOf(code), Reason: code}
+}
+
+// judgeAsked is judgeSafe for a request marked WithRetry alone: its
+// timeouts are Failure, returned and not retried.
+func judgeAsked(_ *nats.Msg, err error) retry.Judgement {
+	if err == nil {
+		return retry.Judgement{Verdict: verdict.Success}
+	}
+	code := Code(err)
+	v := verdictOf(code)
+	if v == verdict.Transient {
+		v = verdict.Failure
+	}
+	return retry.Judgement{Verdict: v, Reason: code}
 }
 
 // The codes Code returns.

@@ -30,7 +30,11 @@ type RetryOptions struct {
 	// scheme://host:port of the server the connection is connected to at
 	// the start of the request (nats.Conn's ConnectedUrl without its user
 	// and password), or of the first configured URL (nats.Options.Url,
-	// else Servers[0]) while it is not connected.
+	// else Servers[0]) while it is not connected. The Label of a failed
+	// attempt (also retry.Error.Label and the reason OnRetry and
+	// OnRecovered get) is Code of its error: "no-responders", "timeout"
+	// (nats.ErrTimeout or a deadline), "canceled" or "other". A
+	// successful attempt has no label.
 	Observer retry.Observer
 
 	// Budget, if not nil, bounds the retries of marked requests (see

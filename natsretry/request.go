@@ -11,7 +11,6 @@ import (
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
-	"github.com/recur-go/recur/verdict"
 )
 
 // DefaultPolicy is the schedule of a Config that sets neither Schedule nor
@@ -93,7 +92,7 @@ func (r *Requester) Request(ctx context.Context, subj string, data []byte) (*nat
 		}
 		return r.nc.RequestWithContext(ctx, subj, data)
 	}
-	return retry.RetryIf(ctx, r.options(), r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
+	return retry.Do(ctx, r.options(), r.s, judge(m), nil, func(ctx context.Context) (*nats.Msg, error) {
 		return r.nc.RequestWithContext(ctx, subj, data)
 	})
 }
@@ -112,17 +111,17 @@ func (r *Requester) RequestMsg(ctx context.Context, msg *nats.Msg) (*nats.Msg, e
 		}
 		return r.nc.RequestMsgWithContext(ctx, msg)
 	}
-	return retry.RetryIf(ctx, r.options(), r.s, classifier(m), func(ctx context.Context) (*nats.Msg, error) {
+	return retry.Do(ctx, r.options(), r.s, judge(m), nil, func(ctx context.Context) (*nats.Msg, error) {
 		return r.nc.RequestMsgWithContext(ctx, msg)
 	})
 }
 
-// classifier returns the classifier for a request marked m.
-func classifier(m mark) func(error) verdict.Verdict {
+// judge returns the runner's Judge for a request marked m.
+func judge(m mark) retry.Judge[*nats.Msg] {
 	if m == askSafe {
-		return Classify
+		return judgeSafe
 	}
-	return classifyAsked
+	return judgeAsked
 }
 
 // options returns the runner's options for one request: with an Observer,

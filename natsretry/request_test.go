@@ -177,35 +177,78 @@ func TestConfig(t *testing.T) {
 }
 
 // TestObserver: RetryOptions.Observer sees each attempt and the retry
-// between them, with the server's URL as the target.
+// between them, with the server's URL as the target and Code as the
+// label: no responders until a subscriber comes (Request and
+// RequestMsg), a timeout retried WithSafe, and one WithRetry returns.
 func TestObserver(t *testing.T) {
 	nc := startServer(t)
-	var rec obstest.Recorder
-	r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(10ms) & times(3)", Retry: natsretry.RetryOptions{
-		Observer: &rec,
-		OnRetry: func(int, error, time.Duration, string) {
-			if _, err := nc.Subscribe("svc.observed", func(m *nats.Msg) { _ = m.Respond(m.Data) }); err != nil {
-				t.Error(err)
-			}
-			_ = nc.Flush()
-		},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	if _, err := r.Request(natsretry.WithRetry(ctx), "svc.observed", []byte("hi")); err != nil {
-		t.Fatal(err)
-	}
 	target := nc.ConnectedUrl()
-	want := []obstest.Seen{
-		{Kind: retry.Attempted, Target: target, Attempt: 1},
-		{Kind: retry.Retrying, Target: target, Attempt: 1},
-		{Kind: retry.Attempted, Target: target, Attempt: 2},
-		{Kind: retry.Recovered, Target: target, Attempt: 2},
+	retried := func(label string) []obstest.Seen {
+		return []obstest.Seen{
+			{Kind: retry.Attempted, Target: target, Attempt: 1, Label: label},
+			{Kind: retry.Retrying, Target: target, Attempt: 1, Label: label},
+			{Kind: retry.Attempted, Target: target, Attempt: 2},
+			{Kind: retry.Recovered, Target: target, Attempt: 2, Label: label},
+		}
 	}
-	if diff := cmp.Diff(want, rec.Seen()); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
+	for _, tc := range []struct {
+		name    string
+		mark    func(context.Context) context.Context
+		msg     bool // RequestMsg, not Request
+		late    bool // subscribe only at the first retry, not before: no responders
+		attempt time.Duration
+		ok      bool
+		want    []obstest.Seen
+	}{
+		{name: "no-responders", mark: natsretry.WithRetry, late: true, ok: true, want: retried("no-responders")},
+		{name: "no-responders-msg", mark: natsretry.WithRetry, msg: true, late: true, ok: true, want: retried("no-responders")},
+		{name: "timeout-safe", mark: natsretry.WithSafe, attempt: 300 * time.Millisecond, ok: true, want: retried("timeout")},
+		{name: "timeout-retry", mark: natsretry.WithRetry, attempt: 300 * time.Millisecond, want: []obstest.Seen{
+			{Kind: retry.Attempted, Target: target, Attempt: 1, Label: "timeout"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			subj := "svc.observed." + tc.name
+			var seen atomic.Int64
+			subscribe := func() {
+				// The first request a late subscriber sees is answered;
+				// an early one lets the first time out.
+				sub, err := nc.Subscribe(subj, func(m *nats.Msg) {
+					if seen.Add(1) > 1 || tc.late {
+						_ = m.Respond(m.Data)
+					}
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				t.Cleanup(func() { _ = sub.Unsubscribe() })
+				_ = nc.Flush()
+			}
+			var rec obstest.Recorder
+			opts := natsretry.RetryOptions{Observer: &rec, AttemptTimeout: tc.attempt}
+			if tc.late {
+				opts.OnRetry = func(int, error, time.Duration, string) { subscribe() }
+			} else {
+				subscribe()
+			}
+			r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(10ms) & times(3)", Retry: opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			if tc.msg {
+				_, err = r.RequestMsg(tc.mark(ctx), &nats.Msg{Subject: subj, Data: []byte("hi")})
+			} else {
+				_, err = r.Request(tc.mark(ctx), subj, []byte("hi"))
+			}
+			if (err == nil) != tc.ok {
+				t.Fatalf("got %v, want success %v", err, tc.ok)
+			}
+			if diff := cmp.Diff(tc.want, rec.Seen()); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

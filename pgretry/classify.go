@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -136,24 +137,42 @@ func unreachable(err error) bool {
 		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, net.ErrClosed)
 }
 
-// classifyUnmarked is Classify for a statement that is not marked: it is
-// retried only when nothing of it was sent.
-func classifyUnmarked(err error) verdict.Verdict {
-	v := Classify(err)
-	if v.Retry() && !safe(err) {
-		return settle(v)
+// judgeMarked is the runner's Judge for a statement marked with Safe: the
+// verdict of Classify, and Code as the reason label.
+func judgeMarked[T any](_ T, err error) retry.Judgement {
+	if err == nil {
+		return retry.Judgement{Verdict: verdict.Success}
 	}
-	return v
+	v, code := classify(err)
+	return retry.Judgement{Verdict: v, Reason: code}
 }
 
-// classifyTx reruns a whole transaction on a serialization failure or a
-// deadlock, and when nothing of it reached the server.
-func classifyTx(err error) verdict.Verdict {
-	v, code := classify(err)
-	if code == codeSerial || code == codeDeadlock || !v.Retry() || safe(err) {
-		return v
+// judgeUnmarked is the runner's Judge for a statement that is not
+// marked: it is retried only when nothing of it was sent. Its label is
+// Code's.
+func judgeUnmarked[T any](_ T, err error) retry.Judgement {
+	if err == nil {
+		return retry.Judgement{Verdict: verdict.Success}
 	}
-	return settle(v)
+	v, code := classify(err)
+	if v.Retry() && !safe(err) {
+		v = settle(v)
+	}
+	return retry.Judgement{Verdict: v, Reason: code}
+}
+
+// judgeTx reruns a whole transaction on a serialization failure or a
+// deadlock, and when nothing of it reached the server. Its label is
+// Code's.
+func judgeTx(_ struct{}, err error) retry.Judgement {
+	if err == nil {
+		return retry.Judgement{Verdict: verdict.Success}
+	}
+	v, code := classify(err)
+	if v.Retry() && code != codeSerial && code != codeDeadlock && !safe(err) {
+		v = settle(v)
+	}
+	return retry.Judgement{Verdict: v, Reason: code}
 }
 
 // settle turns a verdict that would retry into the one that returns and

@@ -2,6 +2,7 @@ package pgretry
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"net"
 	"strconv"
@@ -11,7 +12,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/retry"
-	"github.com/recur-go/recur/verdict"
 )
 
 // DB runs statements on a pgxpool.Pool under the rules of the package:
@@ -47,18 +47,33 @@ func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 // Breaker returns the DB's circuit breaker, nil if Options.NoBreaker.
 func (db *DB) Breaker() *breaker.Breaker { return db.opts.Breaker }
 
-// classifier is the runner's classifier for a statement run with ctx.
-func classifier(ctx context.Context) func(error) verdict.Verdict {
+// judges are the runner's Judges for statements whose result is a T:
+// for one marked with Safe, and for one that is not. They are built once,
+// in the variables below, so that a call does not allocate a function
+// value for its judge.
+type judges[T any] struct{ marked, unmarked retry.Judge[T] }
+
+// of returns the Judge for a statement run with ctx.
+func (j *judges[T]) of(ctx context.Context) retry.Judge[T] {
 	if IsSafe(ctx) {
-		return Classify
+		return j.marked
 	}
-	return classifyUnmarked
+	return j.unmarked
 }
+
+// The Judges of each kind of result.
+var (
+	judgeTag    = judges[pgconn.CommandTag]{judgeMarked[pgconn.CommandTag], judgeUnmarked[pgconn.CommandTag]}
+	judgeRows   = judges[pgx.Rows]{judgeMarked[pgx.Rows], judgeUnmarked[pgx.Rows]}
+	judgeNone   = judges[struct{}]{judgeMarked[struct{}], judgeUnmarked[struct{}]}
+	judgeResult = judges[sql.Result]{judgeMarked[sql.Result], judgeUnmarked[sql.Result]}
+	judgeSQL    = judges[*sql.Rows]{judgeMarked[*sql.Rows], judgeUnmarked[*sql.Rows]}
+)
 
 // Exec runs sql as pgxpool.Pool.Exec does, retried if ctx is marked with
 // Safe or if it failed before it was sent.
 func (db *DB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	return retry.RetryIf(ctx, db.opts, db.sched, classifier(ctx), func(ctx context.Context) (pgconn.CommandTag, error) {
+	return retry.Do(ctx, db.opts, db.sched, judgeTag.of(ctx), nil, func(ctx context.Context) (pgconn.CommandTag, error) {
 		tag, err := db.pool.Exec(ctx, sql, args...)
 		return tag, db.acquireErr(err)
 	})
@@ -70,7 +85,7 @@ func (db *DB) Exec(ctx context.Context, sql string, args ...any) (pgconn.Command
 // not apply, since the rows outlive the attempt; bound the query with
 // ctx's deadline.
 func (db *DB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	return retry.RetryIf(ctx, db.queryOpts, db.sched, classifier(ctx), func(ctx context.Context) (pgx.Rows, error) {
+	return retry.Do(ctx, db.queryOpts, db.sched, judgeRows.of(ctx), nil, func(ctx context.Context) (pgx.Rows, error) {
 		rows, err := db.pool.Query(ctx, sql, args...)
 		return rows, db.acquireErr(err)
 	})
@@ -97,7 +112,7 @@ var _ pgx.Row = Row{}
 // pgx.Row's Scan does: pgx.ErrNoRows if it selects none. It retries the
 // statement like Exec.
 func (r Row) Scan(dest ...any) error {
-	_, err := retry.RetryIf(r.ctx, r.db.opts, r.db.sched, classifier(r.ctx), func(ctx context.Context) (struct{}, error) {
+	_, err := retry.Do(r.ctx, r.db.opts, r.db.sched, judgeNone.of(r.ctx), nil, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, r.db.acquireErr(r.db.pool.QueryRow(ctx, r.sql, r.args...).Scan(dest...))
 	})
 	return err

@@ -68,6 +68,12 @@ type RetryOptions struct {
 	// retry.Observer), for metrics and traces. Under a DB their Target is
 	// the host:port of the pool's connection configuration; under an
 	// SQLDB it is empty, since a *sql.DB does not say where it connects.
+	// The Label of a failed attempt (also retry.Error.Label and the
+	// reason OnRetry and OnRecovered get) is Code of its error, one of
+	// the bounded set in Classify's table: "serialization_failure",
+	// "deadlock", "not_sent", "unreachable", "shutdown",
+	// "attempt_timeout", "database_error", ... A successful attempt has
+	// no label.
 	Observer retry.Observer
 	// Budget, if not nil, bounds the retries (see package budget).
 	Budget budget.Budget

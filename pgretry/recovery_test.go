@@ -130,30 +130,73 @@ func waitCannotConnect(t *testing.T, s *pgtest.Server) error {
 }
 
 // TestObserver: RetryOptions.Observer sees each attempt and the retry
-// between them, with the server's host:port as the target.
+// between them, with the server's host:port as the target and Code as
+// the label: a marked statement, a transaction, a statement through
+// database/sql (no target), and an unmarked statement that is not
+// retried.
 func TestObserver(t *testing.T) {
 	ctx := testCtx(t)
-	pool := newPool(t, server(t), "", nil)
-	seq := "observed_" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	if _, err := pool.Exec(ctx, "CREATE SEQUENCE "+seq); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _ = pool.Exec(context.Background(), "DROP SEQUENCE "+seq) })
-	var rec obstest.Recorder
-	db, _ := newDB(t, pool, pgretry.Options{Retry: pgretry.RetryOptions{Observer: &rec}})
-	// The first run fails with a serialization failure, the second passes.
-	once := "DO $$ BEGIN IF nextval('" + seq + "') = 1 THEN RAISE EXCEPTION 'first run' USING ERRCODE = '40001'; END IF; END $$"
-	if _, err := db.Exec(pgretry.Safe(ctx), once); err != nil {
-		t.Fatal(err)
-	}
+	s := server(t)
+	pool := newPool(t, s, "", nil)
 	target := fmt.Sprintf("127.0.0.1:%d", pool.Config().ConnConfig.Port)
-	want := []obstest.Seen{
-		{Kind: retry.Attempted, Target: target, Attempt: 1},
-		{Kind: retry.Retrying, Target: target, Attempt: 1},
-		{Kind: retry.Attempted, Target: target, Attempt: 2},
-		{Kind: retry.Recovered, Target: target, Attempt: 2},
+	retried := func(target, label string) []obstest.Seen {
+		return []obstest.Seen{
+			{Kind: retry.Attempted, Target: target, Attempt: 1, Label: label},
+			{Kind: retry.Retrying, Target: target, Attempt: 1, Label: label},
+			{Kind: retry.Attempted, Target: target, Attempt: 2},
+			{Kind: retry.Recovered, Target: target, Attempt: 2, Label: label},
+		}
 	}
-	if diff := cmp.Diff(want, rec.Seen()); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
+	for _, tc := range []struct {
+		name string
+		// run runs a statement or transaction whose first run fails with
+		// the SQLSTATE of failOnce.
+		run  func(t *testing.T, o pgretry.Options, failOnce func(state string) string) error
+		want []obstest.Seen
+	}{
+		{"marked", func(t *testing.T, o pgretry.Options, failOnce func(string) string) error {
+			db, _ := newDB(t, pool, o)
+			_, err := db.Exec(pgretry.Safe(ctx), failOnce("40001"))
+			return err
+		}, retried(target, "serialization_failure")},
+		{"tx", func(t *testing.T, o pgretry.Options, failOnce func(string) string) error {
+			db, _ := newDB(t, pool, o)
+			return db.Tx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+				_, err := tx.Exec(ctx, failOnce("40P01"))
+				return err
+			})
+		}, retried(target, "deadlock")},
+		{"sql", func(t *testing.T, o pgretry.Options, failOnce func(string) string) error {
+			db, _ := newSQL(t, s, "", true, o)
+			_, err := db.ExecContext(pgretry.Safe(ctx), failOnce("40001"))
+			return err
+		}, retried("", "serialization_failure")},
+		{"unmarked", func(t *testing.T, o pgretry.Options, failOnce func(string) string) error {
+			db, _ := newDB(t, pool, o)
+			var pe *pgconn.PgError
+			if _, err := db.Exec(ctx, failOnce("40001")); !errors.As(err, &pe) || pe.Code != "40001" {
+				return fmt.Errorf("unmarked statement: %v; want SQLSTATE 40001, not retried", err)
+			}
+			return nil
+		}, []obstest.Seen{{Kind: retry.Attempted, Target: target, Attempt: 1, Label: "serialization_failure"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			seq := "observed_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+			if _, err := pool.Exec(ctx, "CREATE SEQUENCE "+seq); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _, _ = pool.Exec(context.Background(), "DROP SEQUENCE "+seq) })
+			// The first run fails with state, the others pass.
+			failOnce := func(state string) string {
+				return "DO $$ BEGIN IF nextval('" + seq + "') = 1 THEN RAISE EXCEPTION 'first run' USING ERRCODE = '" + state + "'; END IF; END $$"
+			}
+			var rec obstest.Recorder
+			if err := tc.run(t, pgretry.Options{Retry: pgretry.RetryOptions{Observer: &rec}}, failOnce); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, rec.Seen()); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -45,7 +45,7 @@ func (s *SQLDB) Breaker() *breaker.Breaker { return s.opts.Breaker }
 // ExecContext runs query as sql.DB.ExecContext does, retried if ctx is
 // marked with Safe or if it failed before it was sent.
 func (s *SQLDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return retry.RetryIf(ctx, s.opts, s.sched, classifier(ctx), func(ctx context.Context) (sql.Result, error) {
+	return retry.Do(ctx, s.opts, s.sched, judgeResult.of(ctx), nil, func(ctx context.Context) (sql.Result, error) {
 		res, err := s.db.ExecContext(ctx, query, args...)
 		return res, s.acquireErr(err)
 	})
@@ -56,7 +56,7 @@ func (s *SQLDB) ExecContext(ctx context.Context, query string, args ...any) (sql
 // Options.Retry.AttemptTimeout does not apply, since the rows outlive the
 // attempt.
 func (s *SQLDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return retry.RetryIf(ctx, s.queryOpts, s.sched, classifier(ctx), func(ctx context.Context) (*sql.Rows, error) {
+	return retry.Do(ctx, s.queryOpts, s.sched, judgeSQL.of(ctx), nil, func(ctx context.Context) (*sql.Rows, error) {
 		rows, err := s.db.QueryContext(ctx, query, args...)
 		return rows, s.acquireErr(err)
 	})
@@ -79,7 +79,7 @@ type SQLRow struct {
 // Scan runs the statement and reads its first row into dest, as
 // sql.Row's Scan does: sql.ErrNoRows if it selects none.
 func (r SQLRow) Scan(dest ...any) error {
-	_, err := retry.RetryIf(r.ctx, r.s.opts, r.s.sched, classifier(r.ctx), func(ctx context.Context) (struct{}, error) {
+	_, err := retry.Do(r.ctx, r.s.opts, r.s.sched, judgeNone.of(r.ctx), nil, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, r.s.acquireErr(r.s.db.QueryRowContext(ctx, r.query, r.args...).Scan(dest...))
 	})
 	return err
@@ -97,7 +97,7 @@ func (s *SQLDB) Tx(ctx context.Context, opts *sql.TxOptions, fn func(*SQLTx) err
 	case IsSafe(ctx):
 		return ErrMarkedInTx
 	}
-	_, err := retry.RetryIf(ctx, s.opts, s.txSched, classifyTx, func(ctx context.Context) (struct{}, error) {
+	_, err := retry.Do(ctx, s.opts, s.txSched, judgeTx, nil, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, s.runTx(ctx, opts, fn)
 	})
 	return err

@@ -35,7 +35,7 @@ func (db *DB) Tx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error)
 	case IsSafe(ctx):
 		return ErrMarkedInTx
 	}
-	_, err := retry.RetryIf(ctx, db.opts, db.txSched, classifyTx, func(ctx context.Context) (struct{}, error) {
+	_, err := retry.Do(ctx, db.opts, db.txSched, judgeTx, nil, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, db.runTx(ctx, opts, fn)
 	})
 	return err

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 	"github.com/redis/go-redis/v9"
 )
@@ -28,7 +29,12 @@ import (
 //
 // A breaker refusal (breaker.ErrOpen) is Neutral. Code names the row.
 func Classify(err error) verdict.Verdict {
-	switch Code(err) {
+	return verdictOf(Code(err))
+}
+
+// verdictOf returns Classify's verdict on an error whose Code is code.
+func verdictOf(code string) verdict.Verdict {
+	switch code {
 	case CodeOK, CodeNil:
 		return verdict.Success
 	case CodeRefused, CodeReset, CodeClosed, CodeTimeout, "LOADING", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN":
@@ -99,4 +105,50 @@ func Code(err error) string {
 		return CodeReset
 	}
 	return CodeOther
+}
+
+// judge is the runner's Judge: Classify's verdict, and a reason label of
+// the bounded set that RetryOptions.Observer lists. A nil error and
+// redis.Nil are a Success, with no label.
+func judge(_ struct{}, err error) retry.Judgement {
+	if err == nil {
+		return retry.Judgement{Verdict: verdict.Success}
+	}
+	code := Code(err)
+	return retry.Judgement{Verdict: verdictOf(code), Reason: label(code, err)}
+}
+
+// label returns the reason label of err, whose Code is code: Code's
+// classes folded into a bounded set, since an error reply's prefix may be
+// anything a script returns.
+func label(code string, err error) string {
+	switch code {
+	case CodeOK, CodeNil:
+		return ""
+	case CodeRefused:
+		return "dial"
+	case CodeReset, CodeClosed, CodeTimeout:
+		if op, ok := errors.AsType[*net.OpError](err); ok && op.Op == "dial" {
+			return "dial" // the command never reached the server
+		}
+		if code == CodeTimeout {
+			return "timeout"
+		}
+		return "connection"
+	case CodeCanceled:
+		return "canceled"
+	case "LOADING":
+		return "loading"
+	case "MASTERDOWN":
+		return "masterdown"
+	case "CLUSTERDOWN":
+		return "clusterdown"
+	case "TRYAGAIN":
+		return "tryagain"
+	case "BUSY":
+		return "busy"
+	case "READONLY":
+		return "readonly"
+	}
+	return "error"
 }

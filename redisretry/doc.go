@@ -6,7 +6,7 @@
 // made with NewClient (or one made with MaxRetries -1 and passed to
 // Install) does not: its Hook sends a command once unless its context is
 // marked with WithSafe, or Config.ReadOnlySafe is set and the command is
-// on ReadOnly's list. A marked command is retried with retry.RetryIf on
+// on ReadOnly's list. A marked command is retried with retry.Do on
 // the Config's schedule when Classify calls its failure Transient:
 // connection refused, reset or closed, a timeout, LOADING, MASTERDOWN,
 // CLUSTERDOWN or TRYAGAIN. redis.Nil is a Success; WRONGTYPE, syntax and

@@ -146,7 +146,7 @@ func (h *Hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		if !Safe(ctx) && !(h.readOnly && ReadOnly(cmd.Name())) {
 			return h.once(ctx, cmd, next)
 		}
-		_, err := retry.RetryIf(ctx, h.o, h.s, Classify, func(ctx context.Context) (struct{}, error) {
+		_, err := retry.Do(ctx, h.o, h.s, judge, nil, func(ctx context.Context) (struct{}, error) {
 			cmd.SetErr(nil) // the last attempt's error, if any
 			return struct{}{}, next(ctx, cmd)
 		})

@@ -26,7 +26,16 @@ type RetryOptions struct {
 
 	// Observer, if not nil, receives the runner's events (see
 	// retry.Observer), for metrics and traces. Their Target is the
-	// client's address, redis.Options.Addr.
+	// client's address, redis.Options.Addr. The Label of a failed attempt
+	// (also retry.Error.Label and the reason OnRetry and OnRecovered
+	// get) is one of a bounded set: "dial" (the connection could not be
+	// made), "connection" (it was reset or closed), "timeout" (a read,
+	// write or pool timeout), "canceled" (the caller's context ended),
+	// the lower-cased prefix of the error replies "loading",
+	// "masterdown", "clusterdown", "tryagain", "busy" and "readonly",
+	// and "error" for any other reply or error. Code's labels are finer,
+	// but an error reply's prefix is whatever a script returns. A
+	// successful attempt (redis.Nil included) has no label.
 	Observer retry.Observer
 
 	// Budget, if not nil, bounds the retries of commands marked safe (see

@@ -26,7 +26,7 @@ func (h *Hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Process
 		}
 		n := 0
 		var raw error // what go-redis returned: its first command's error
-		_, err := retry.RetryIf(ctx, h.o, s, Classify, func(ctx context.Context) (struct{}, error) {
+		_, err := retry.Do(ctx, h.o, s, judge, nil, func(ctx context.Context) (struct{}, error) {
 			if n++; n > 1 {
 				for _, c := range cmds {
 					c.SetErr(nil)

@@ -319,22 +319,83 @@ func TestMasterDown(t *testing.T) {
 }
 
 // TestObserver: RetryOptions.Observer sees each attempt and the retry
-// between them, with the client's address as the target.
+// between them, with the client's address as the target and the
+// attempt's reason label: an error reply that is retried, in a command
+// and in a pipeline; one that is not; a prefix outside the known ones;
+// a port where no server listens.
 func TestObserver(t *testing.T) {
 	s := startServer(t)
-	var rec obstest.Recorder
-	rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{Observer: &rec}})
-	const once = `if redis.call('INCR', KEYS[1]) == 1 then return redis.error_reply('LOADING Redis is loading the dataset in memory') end; return 'OK'`
-	if err := rdb.Eval(redisretry.WithSafe(context.Background()), once, []string{"observed"}).Err(); err != nil {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
 		t.Fatal(err)
 	}
-	want := []obstest.Seen{
-		{Kind: retry.Attempted, Target: s.addr, Attempt: 1},
-		{Kind: retry.Retrying, Target: s.addr, Attempt: 1},
-		{Kind: retry.Attempted, Target: s.addr, Attempt: 2},
-		{Kind: retry.Recovered, Target: s.addr, Attempt: 2},
+	closed := l.Addr().String()
+	l.Close()
+	// once fails the first run with the error reply msg.
+	once := func(msg string) string {
+		return `if redis.call('INCR', KEYS[1]) == 1 then return redis.error_reply('` + msg + `') end; return 'OK'`
 	}
-	if diff := cmp.Diff(want, rec.Seen()); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
+	const always = `return redis.error_reply(ARGV[1])`
+	retried := func(label string) []obstest.Seen {
+		return []obstest.Seen{
+			{Kind: retry.Attempted, Target: s.addr, Attempt: 1, Label: label},
+			{Kind: retry.Retrying, Target: s.addr, Attempt: 1, Label: label},
+			{Kind: retry.Attempted, Target: s.addr, Attempt: 2},
+			{Kind: retry.Recovered, Target: s.addr, Attempt: 2, Label: label},
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		addr string
+		run  func(ctx context.Context, rdb *redis.Client, key string) error
+		want []obstest.Seen
+	}{
+		{"loading", s.addr, func(ctx context.Context, rdb *redis.Client, key string) error {
+			return rdb.Eval(ctx, once("LOADING Redis is loading the dataset in memory"), []string{key}).Err()
+		}, retried("loading")},
+		{"pipeline", s.addr, func(ctx context.Context, rdb *redis.Client, key string) error {
+			pipe := rdb.Pipeline()
+			pipe.Get(ctx, "x")
+			pipe.Eval(ctx, once("TRYAGAIN Multiple keys request during rehashing of slot"), []string{key})
+			_, err := pipe.Exec(ctx)
+			if errors.Is(err, redis.Nil) {
+				return nil
+			}
+			return err
+		}, retried("tryagain")},
+		{"busy", s.addr, func(ctx context.Context, rdb *redis.Client, key string) error {
+			if err := rdb.Eval(ctx, always, nil, "BUSY Redis is busy running a script").Err(); redisretry.Code(err) != "BUSY" {
+				return fmt.Errorf("got %v, want BUSY", err)
+			}
+			return nil
+		}, []obstest.Seen{{Kind: retry.Attempted, Target: s.addr, Attempt: 1, Label: "busy"}}},
+		{"any-prefix", s.addr, func(ctx context.Context, rdb *redis.Client, key string) error {
+			if err := rdb.Eval(ctx, always, nil, "NOTAPREFIX made up by a script").Err(); redisretry.Code(err) != "NOTAPREFIX" {
+				return fmt.Errorf("got %v, want NOTAPREFIX", err)
+			}
+			return nil
+		}, []obstest.Seen{{Kind: retry.Attempted, Target: s.addr, Attempt: 1, Label: "error"}}},
+		{"dial", closed, func(ctx context.Context, rdb *redis.Client, key string) error {
+			if err := rdb.Get(ctx, key).Err(); redisretry.Code(err) != "refused" {
+				return fmt.Errorf("got %v, want refused", err)
+			}
+			return nil
+		}, []obstest.Seen{
+			{Kind: retry.Attempted, Target: closed, Attempt: 1, Label: "dial"},
+			{Kind: retry.Retrying, Target: closed, Attempt: 1, Label: "dial"},
+			{Kind: retry.Attempted, Target: closed, Attempt: 2, Label: "dial"},
+			{Kind: retry.GaveUp, Target: closed, Attempt: 2, Label: "dial"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var rec obstest.Recorder
+			rdb := newClient(t, tc.addr, redisretry.Config{NoBreaker: true, Policy: "times(2)", Retry: redisretry.RetryOptions{Observer: &rec}})
+			if err := tc.run(redisretry.WithSafe(context.Background()), rdb, "observed:"+tc.name); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, rec.Seen()); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -424,7 +424,7 @@ func (b *Breaker) probed(p Permit, v verdict.Verdict, counted, slow bool, now in
 			batch.Slow = 1
 		}
 		cur, c, err := f.link.Add(gen, batch)
-		if err != nil {
+		if down(err) {
 			f.ok.Store(false)
 		}
 		b.mu.Lock()

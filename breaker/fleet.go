@@ -1,6 +1,7 @@
 package breaker
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -139,7 +140,7 @@ func (b *Breaker) Flush() {
 	}
 	cur, c, err := f.link.Add(gen, batch)
 	if err != nil {
-		if f.ok.Swap(false) {
+		if down(err) && f.ok.Swap(false) {
 			b.judgeLocally()
 		}
 		return
@@ -166,6 +167,10 @@ func (b *Breaker) Flush() {
 	b.mu.Unlock()
 	b.notify(t)
 }
+
+// down reports whether a store's error says it is unreachable (see
+// ErrStoreDown), rather than that one operation failed.
+func down(err error) bool { return errors.Is(err, ErrStoreDown) }
 
 // judgeLocally judges the rules on the breaker's own counts, when the
 // store has just become unreachable: outcomes counted while the fleet
@@ -222,19 +227,28 @@ func (b *Breaker) publishState(base uint64, next SharedState, w uint64) {
 	f := b.fleet
 	cur, ok, err := f.link.Publish(base, next)
 	if err != nil {
-		f.ok.Store(false)
+		if down(err) {
+			f.ok.Store(false)
+		}
 		b.mu.Lock()
 		f.dirty = true
 		b.mu.Unlock()
 		return
 	}
 	f.ok.Store(true)
+	b.mu.Lock()
 	if ok {
-		b.mu.Lock()
 		if f.gen == base && b.word.Load()&sameMask == w {
 			f.gen, f.dirty = cur.Gen, false
 		}
 		b.mu.Unlock()
+		return
+	}
+	dirty := f.dirty
+	b.mu.Unlock()
+	if dirty && cur.Gen != next.Gen {
+		// The store missed earlier transitions: merge, as after an outage.
+		b.mergeHeld(cur)
 		return
 	}
 	b.adopt(cur, true)
@@ -247,15 +261,20 @@ func (b *Breaker) publishState(base uint64, next SharedState, w uint64) {
 // is closed, the open state wins and is published; otherwise the fleet's
 // state is taken.
 func (b *Breaker) merge(cur SharedState) {
+	b.fleet.pmu.Lock()
+	defer b.fleet.pmu.Unlock()
+	b.mergeHeld(cur)
+}
+
+// mergeHeld is merge for a caller that holds f.pmu.
+func (b *Breaker) mergeHeld(cur SharedState) {
 	f := b.fleet
-	f.pmu.Lock()
-	defer f.pmu.Unlock()
 	now := b.now()
 	b.mu.Lock()
 	w := b.word.Load()
 	st := stateOf(w)
 	if f.dirty && cur.State == Closed && (st == Open || st == HalfOpen || st == ForcedOpen) {
-		f.gen = cur.Gen
+		f.gen, f.dirty = cur.Gen, false
 		next := b.sharedLocked(cur.Gen+1, now)
 		b.mu.Unlock()
 		b.publishState(cur.Gen, next, w&sameMask)
@@ -349,8 +368,11 @@ func (b *Breaker) claim(w uint64) (gen uint64, claimed, ok bool) {
 	b.mu.Unlock()
 	got, err := f.link.Claim(gen, b.s.HalfOpenProbes)
 	if err != nil {
-		f.ok.Store(false)
-		return 0, false, true
+		if down(err) {
+			f.ok.Store(false)
+			return 0, false, true
+		}
+		return 0, false, false // not known down: refuse rather than probe twice
 	}
 	if !got {
 		f.full.Store(w & sameMask)

@@ -10,9 +10,12 @@ import (
 // zero.
 const DefaultSharedFlush = 5 * time.Millisecond
 
-// ErrStoreDown is what a Store's Link may return while its store cannot
-// be reached; any error has the same effect: the breaker goes on with its
-// own counts until the store answers again.
+// ErrStoreDown is what a Store's Link returns (errors.Is) while its
+// store is known to be unreachable, for example while the breaker that
+// guards it is open: the breaker then goes on with its own counts until
+// the store answers again. Any other error means that one operation
+// failed: the breaker still trusts the store, tries again at its next
+// flush, and refuses a probe whose fleet-wide slot it could not claim.
 var ErrStoreDown = errors.New("breaker: shared store unreachable")
 
 // Store keeps the state of breakers that many processes share, so that a

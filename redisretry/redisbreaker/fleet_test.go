@@ -330,6 +330,9 @@ func TestFleetOfProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts 60 processes over 25 s")
 	}
+	if raceEnabled {
+		t.Skip("the race detector would slow the 20 processes it times: run without -race (make redis-test does)")
+	}
 	srv := redistest.Start(t)
 
 	shared := runFleet(t, true, srv.Addr, nil)

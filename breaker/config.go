@@ -164,8 +164,9 @@ type Config struct {
 	// and reads the fleet's back; a failure is sent at once (one exchange
 	// in flight at a time, so failures batch while one is out). Zero
 	// means DefaultSharedFlush (5 ms); a negative value means no
-	// background goroutine at all: call Flush yourself. Ignored without
-	// Shared.
+	// background goroutine at all: call Flush yourself (the goroutine
+	// ticks in real time whatever the Clock; a test or a simulation on a
+	// virtual clock flushes by hand). Ignored without Shared.
 	SharedFlush time.Duration
 }
 

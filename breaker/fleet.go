@@ -150,7 +150,7 @@ func (b *Breaker) Flush() {
 	f.ticks = 0
 	b.mu.Unlock()
 	if cur.Gen != gen || dirty {
-		b.merge(cur)
+		b.merge(cur, gen)
 		return
 	}
 	if stateOf(w) != Closed || cur.State != Closed {
@@ -248,26 +248,38 @@ func (b *Breaker) publishState(base uint64, next SharedState, w uint64) {
 	b.mu.Unlock()
 	if dirty && cur.Gen != next.Gen {
 		// The store missed earlier transitions: merge, as after an outage.
-		b.mergeHeld(cur)
+		b.mergeHeld(cur, base)
 		return
 	}
-	b.adopt(cur, true)
+	b.adoptReply(cur, base)
+}
+
+// adoptReply adopts cur, the store's answer to an operation made at
+// generation sent: any generation, so that a store restarted empty is
+// followed, unless a newer notice arrived while the answer was on its
+// way (the answer is then the older).
+func (b *Breaker) adoptReply(cur SharedState, sent uint64) {
+	b.mu.Lock()
+	moved := b.fleet.gen != sent
+	b.mu.Unlock()
+	b.adopt(cur, !moved)
 }
 
 // merge brings the breaker back in step with the store after their
-// generations parted (the store was unreachable, or restarted empty).
+// generations parted (cur is the store's answer to an operation made at
+// generation sent) (the store was unreachable, or restarted empty).
 // The rule: if the breaker changed state while the store was
 // unreachable, and is now open, half-open or forced open while the fleet
 // is closed, the open state wins and is published; otherwise the fleet's
 // state is taken.
-func (b *Breaker) merge(cur SharedState) {
+func (b *Breaker) merge(cur SharedState, sent uint64) {
 	b.fleet.pmu.Lock()
 	defer b.fleet.pmu.Unlock()
-	b.mergeHeld(cur)
+	b.mergeHeld(cur, sent)
 }
 
 // mergeHeld is merge for a caller that holds f.pmu.
-func (b *Breaker) mergeHeld(cur SharedState) {
+func (b *Breaker) mergeHeld(cur SharedState, sent uint64) {
 	f := b.fleet
 	now := b.now()
 	b.mu.Lock()
@@ -281,7 +293,7 @@ func (b *Breaker) mergeHeld(cur SharedState) {
 		return
 	}
 	b.mu.Unlock()
-	b.adopt(cur, true)
+	b.adoptReply(cur, sent)
 }
 
 // adopt takes the fleet's state s. Without force, a generation no newer

@@ -331,10 +331,10 @@ func (b *Breaker) adopt(s SharedState, force bool) {
 		b.openings = max(s.Openings, 1)
 		b.lastDelay = s.Delay
 		b.probeBy.Store(int64(sat.AddDur(time.Duration(now), s.Remaining)))
-		if from != HalfOpen {
-			b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
-			b.enterLocked(now, HalfOpen)
-		}
+		b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
+		// A new spell, even from HalfOpen (a notice was missed): its
+		// probes are not the last spell's.
+		b.enterLocked(now, HalfOpen)
 	case Closed:
 		if from != Closed {
 			b.openings = 0

@@ -35,10 +35,10 @@ const (
 	// 50 ms, because a loopback Redis on a busy 2-core CI machine, among
 	// 20 processes, can take that long.
 	timeout = 250 * time.Millisecond
-	outage    = 5 * time.Second
-	openFor   = time.Second
-	streak    = breaker.DefaultConsecutiveFailures
-	probes    = breaker.DefaultHalfOpenProbes
+	outage  = 5 * time.Second
+	openFor = time.Second
+	streak  = breaker.DefaultConsecutiveFailures
+	probes  = breaker.DefaultHalfOpenProbes
 )
 
 // childConfig is what the test tells an instance, in its environment.
@@ -126,6 +126,7 @@ func child() int {
 		}
 		req, _ := http.NewRequest(http.MethodGet, cfg.URL, nil)
 		req.Header.Set("X-Instance", strconv.Itoa(cfg.ID))
+		req.Header.Set("X-Admitted", strconv.FormatInt(t0.Add(overhead).UnixNano(), 10))
 		resp, err := hc.Do(req)
 		v := verdict.Success
 		switch {
@@ -160,9 +161,9 @@ func child() int {
 
 // arrival is a call that reached the server.
 type arrival struct {
-	at       time.Time
-	failed   bool
-	instance string
+	at, admitted time.Time // when it reached the server; when the breaker let it through
+	failed       bool
+	instance     string
 }
 
 // dependency is an HTTP server on 127.0.0.1 that answers 500 from down
@@ -185,7 +186,8 @@ func startDependency(t *testing.T, down, up time.Time) *dependency {
 		now := time.Now()
 		failed := !now.Before(d.down) && now.Before(d.up)
 		d.mu.Lock()
-		d.calls = append(d.calls, arrival{now, failed, r.Header.Get("X-Instance")})
+		admitted, _ := strconv.ParseInt(r.Header.Get("X-Admitted"), 10, 64)
+		d.calls = append(d.calls, arrival{now, time.Unix(0, admitted), failed, r.Header.Get("X-Instance")})
 		d.mu.Unlock()
 		if failed {
 			http.Error(w, "down", http.StatusInternalServerError)
@@ -199,7 +201,7 @@ func startDependency(t *testing.T, down, up time.Time) *dependency {
 
 // figures are what a run measured.
 type figures struct {
-	FailedBeforeOpen int             // failed calls that reached the server before every instance was open
+	FailedBeforeOpen int             // failed calls let through before every instance was open
 	Probes           []int           // calls that reached the server in each half-open spell of the outage
 	spells           [][]arrival     // those calls
 	Recovery         time.Duration   // from the server's recovery to every instance closed
@@ -303,22 +305,23 @@ func (f *figures) measure(t *testing.T) {
 	f.Recovery = closedAll.Sub(f.up)
 	var last time.Time
 	for _, c := range f.calls {
-		if c.failed && c.at.Before(f.allOpen) {
+		if c.failed && c.admitted.Before(f.allOpen) {
 			f.FailedBeforeOpen++
 		}
 		if !f.killed.IsZero() && c.at.After(f.killed) {
 			f.ServedAfterKill++
 		}
-		// Once every instance is open, each call that reaches the server
-		// during the outage is a probe; spells are a second apart.
-		if c.at.After(f.allOpen) && c.at.Before(f.up) {
-			if len(f.Probes) == 0 || c.at.Sub(last) > 300*time.Millisecond {
+		// Once every instance is open, each call let through during the
+		// outage is a probe (a call let through just before its instance
+		// opened may reach the server after); spells are a second apart.
+		if c.admitted.After(f.allOpen) && c.at.Before(f.up) {
+			if len(f.Probes) == 0 || c.admitted.Sub(last) > 300*time.Millisecond {
 				f.Probes = append(f.Probes, 0)
 				f.spells = append(f.spells, nil)
 			}
 			f.Probes[len(f.Probes)-1]++
 			f.spells[len(f.spells)-1] = append(f.spells[len(f.spells)-1], c)
-			last = c.at
+			last = c.admitted
 		}
 	}
 }
@@ -388,7 +391,7 @@ func TestFleetOfProcesses(t *testing.T) {
 // them.
 func (f figures) explain(t *testing.T, calls []arrival) {
 	for _, c := range calls {
-		t.Logf("call from instance %s at %v", c.instance, c.at.Sub(f.down))
+		t.Logf("call from instance %s let through at %v, at the server at %v", c.instance, c.admitted.Sub(f.down), c.at.Sub(f.down))
 		for _, r := range f.reports {
 			if strconv.Itoa(r.ID) != c.instance {
 				continue

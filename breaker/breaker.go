@@ -103,6 +103,10 @@ func (b *Breaker) State() State { return stateOf(b.word.Load()) }
 // A closed breaker admits a call with one atomic load: no lock, no clock
 // read (unless SlowCall is set), no allocation. An open one refuses with a
 // read of the monotonic clock (with the real clock) and no allocation.
+// With Config.Shared the closed and open paths are the same; the call
+// that half-opens the breaker publishes the transition, and each would-be
+// probe claims a slot fleet-wide: a store round trip each, within the
+// store's timeout.
 func (b *Breaker) Allow() (Permit, error) {
 	for {
 		w := b.word.Load()

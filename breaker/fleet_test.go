@@ -307,3 +307,22 @@ func TestFleetBackgroundFlush(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// A probe whose outcome counts nothing gives its fleet-wide slot back.
+func TestFleetProbeSlotGivenBack(t *testing.T) {
+	bs, _, clock, _ := fleetOf(t, 2, breaker.Config{ConsecutiveFailures: 1})
+	call(bs[0], verdict.Transient)
+	bs[0].Flush()
+	clock.Advance(time.Minute)
+	p, err := bs[0].Allow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs[0].Record(p, verdict.Neutral)
+	if err := call(bs[1], verdict.Success); err != nil {
+		t.Fatalf("second instance after the first probe counted nothing: %v", err)
+	}
+	if diff := cmp.Diff(all(2, breaker.Closed), states(bs)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

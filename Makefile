@@ -87,6 +87,7 @@ pg-test:
 # installs it); natsretry's run the NATS server in the test process.
 redis-test:
 	cd redisretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+	cd redisretry && $(GO) test -count=1 -run TestFleetOfProcesses ./redisbreaker
 
 nats-test:
 	cd natsretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...

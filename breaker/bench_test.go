@@ -145,3 +145,35 @@ func BenchmarkRegistryNewTargets(b *testing.B) {
 		}
 	}
 }
+
+// The closed path of a breaker with a Config.Shared store against one
+// without: the same atomics, since only the background flusher, every
+// SharedFlush, reaches the store. Run the two alternately (see
+// docs/benchmarks.md, Fleet).
+func BenchmarkClosedFleet(b *testing.B) {
+	for _, store := range []string{"none", "mem"} {
+		b.Run("store="+store, func(b *testing.B) {
+			br := fleetBreaker(b, store)
+			benchClosed(b, br)
+		})
+	}
+}
+
+func BenchmarkClosedFleetParallel(b *testing.B) {
+	for _, store := range []string{"none", "mem"} {
+		b.Run("store="+store, func(b *testing.B) {
+			br := fleetBreaker(b, store)
+			benchClosedParallel(b, br)
+		})
+	}
+}
+
+func fleetBreaker(b *testing.B, store string) *breaker.Breaker {
+	c := breaker.Config{Name: "api"}
+	if store == "mem" {
+		c.Shared = breaker.NewMemStore(nil)
+	}
+	br := mustNew(b, c)
+	b.Cleanup(func() { br.Close() })
+	return br
+}

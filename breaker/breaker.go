@@ -45,6 +45,8 @@ type Breaker struct {
 	probes    probeTally    // the half-open probes' slots and outcomes
 	opened    uint64        // openings ever, for Stats
 	dups      uint64        // permits recorded twice, for Stats
+
+	fleet *fleet // the Config.Shared store's side, or nil
 }
 
 // Permit is the admission Allow gives a call. Pass it to the same
@@ -64,7 +66,13 @@ func New(c Config) (*Breaker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return build(s, false), nil
+	b := build(s, false)
+	if s.Shared != nil {
+		if err := b.join(); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 func build(s settings, exact bool) *Breaker {
@@ -95,6 +103,10 @@ func (b *Breaker) State() State { return stateOf(b.word.Load()) }
 // A closed breaker admits a call with one atomic load: no lock, no clock
 // read (unless SlowCall is set), no allocation. An open one refuses with a
 // read of the monotonic clock (with the real clock) and no allocation.
+// With Config.Shared the closed and open paths are the same; the call
+// that half-opens the breaker publishes the transition, and each would-be
+// probe claims a slot fleet-wide: a store round trip each, within the
+// store's timeout.
 func (b *Breaker) Allow() (Permit, error) {
 	for {
 		w := b.word.Load()
@@ -103,10 +115,13 @@ func (b *Breaker) Allow() (Permit, error) {
 			return b.permit(w), nil
 		case HalfOpen:
 			if probesOf(w) < b.s.HalfOpenProbes {
-				if p, ok := b.probe(w); ok {
+				p, ok, again := b.tryProbe(w)
+				if ok {
 					return p, nil
 				}
-				continue
+				if again {
+					continue
+				}
 			}
 			now := b.now()
 			if now < b.probeBy.Load() {
@@ -131,6 +146,24 @@ func (b *Breaker) permit(w uint64) Permit {
 		p.start = b.now()
 	}
 	return p
+}
+
+// tryProbe admits a probe if the half-open breaker whose word is w has
+// a free slot, here and, with a store, across the fleet; again means the
+// word changed meanwhile, and the caller should look again.
+func (b *Breaker) tryProbe(w uint64) (p Permit, ok, again bool) {
+	if b.fleet == nil {
+		p, ok = b.probe(w)
+		return p, ok, !ok
+	}
+	gen, claimed, goOn := b.claim(w)
+	if !goOn {
+		return Permit{}, false, false
+	}
+	if p, ok = b.probe(w); !ok && claimed {
+		_ = b.fleet.link.Release(gen)
+	}
+	return p, ok, !ok
 }
 
 // probe admits a probe into a free slot of the half-open breaker whose
@@ -219,7 +252,7 @@ func (b *Breaker) Record(p Permit, v verdict.Verdict) {
 // window) and returns the transition to report.
 func (b *Breaker) flushLocked(now int64) transition {
 	b.win.FlushLocked(now)
-	if stateOf(b.word.Load()) == Closed {
+	if stateOf(b.word.Load()) == Closed && b.judgesLocally() {
 		if why := b.trips(b.consec.Load()); why != "" {
 			return b.openLocked(now, Closed, why)
 		}
@@ -245,7 +278,7 @@ func (b *Breaker) closed(p Permit, failed, slow bool, now int64) {
 		b.consec.Store(0)
 	}
 	var t transition
-	if stateOf(w) == Closed {
+	if stateOf(w) == Closed && b.judgesLocally() {
 		if why := b.trips(n); why != "" {
 			t = b.openLocked(now, Closed, why)
 		}
@@ -253,6 +286,9 @@ func (b *Breaker) closed(p Permit, failed, slow bool, now int64) {
 	b.armLocked()
 	b.mu.Unlock()
 	b.notify(t)
+	if failed {
+		b.kickFlush()
+	}
 }
 
 // count records one call with a counted outcome at time now.
@@ -286,13 +322,19 @@ func (b *Breaker) counts() Counts {
 func (b *Breaker) trips(n int64) string {
 	c := b.counts()
 	c.ConsecutiveFailures = int(n)
+	return b.tripsOn(c)
+}
+
+// tripsOn returns why the counts c should open the breaker, or "".
+func (b *Breaker) tripsOn(c Counts) string {
+	n := c.ConsecutiveFailures
 	if f := b.s.TripWhen; f != nil {
 		if f(c) {
 			return "trip predicate"
 		}
 		return ""
 	}
-	if k := b.s.ConsecutiveFailures; k > 0 && n >= int64(k) {
+	if k := b.s.ConsecutiveFailures; k > 0 && n >= k {
 		return "consecutive failures"
 	}
 	if c.Calls < b.s.MinCalls || c.Calls == 0 {
@@ -361,27 +403,66 @@ func (b *Breaker) probed(p Permit, v verdict.Verdict, counted, slow bool, now in
 	}
 	if !counted {
 		b.word.Store(w - probeOne)
+		var gen uint64
+		if b.fleet != nil {
+			gen = b.fleet.gen
+		}
 		b.mu.Unlock()
+		if b.fleet != nil && b.fleet.ok.Load() {
+			_ = b.fleet.link.Release(gen)
+		}
 		return
 	}
 	failed := v.Failed()
 	b.count(now, failed, slow)
-	var t transition
-	if b.probes.record(failed, slow) >= b.s.HalfOpenProbes {
-		if why := b.probesFail(); why != "" {
-			t = b.openLocked(now, HalfOpen, why)
-		} else {
-			t = b.closeLocked(now)
+	n := b.probes.record(failed, slow)
+	if f := b.fleet; f != nil && b.s.HalfOpenProbes > 1 && f.ok.Load() {
+		// The fleet's probes decide: this instance holds only some.
+		gen := f.gen
+		b.mu.Unlock()
+		batch := Batch{Calls: 1}
+		if failed {
+			batch.Failures, batch.Streak = 1, 1
 		}
+		if slow {
+			batch.Slow = 1
+		}
+		cur, c, err := f.link.Add(gen, batch)
+		if down(err) {
+			f.ok.Store(false)
+		}
+		b.mu.Lock()
+		if err != nil || cur.Gen != gen {
+			c = b.probes.counts()
+		}
+		var t transition
+		if b.word.Load()&sameMask == p.w && c.Calls >= b.s.HalfOpenProbes {
+			t = b.decideLocked(now, c)
+		}
+		b.mu.Unlock()
+		b.notify(t)
+		return
+	}
+	var t transition
+	if n >= b.s.HalfOpenProbes {
+		t = b.decideLocked(now, b.probes.counts())
 	}
 	b.mu.Unlock()
 	b.notify(t)
 }
 
+// decideLocked closes a half-open breaker whose probes' counts are c, or
+// opens it again.
+func (b *Breaker) decideLocked(now int64, c Counts) transition {
+	if why := b.probesFail(c); why != "" {
+		return b.openLocked(now, HalfOpen, why)
+	}
+	return b.closeLocked(now)
+}
+
 // probesFail returns why the recorded probes open the breaker again, or
 // "" if they close it.
-func (b *Breaker) probesFail() string {
-	c := Counts{Calls: b.probes.calls, Failures: b.probes.failures, Slow: b.probes.slow}
+func (b *Breaker) probesFail(c Counts) string {
 	if b.s.FailureRate < 0 && c.Failures > 0 {
 		return "probe failed"
 	}

@@ -146,6 +146,28 @@ type Config struct {
 	// lock is released, so it may call the breaker; two transitions in
 	// quick succession may report concurrently.
 	OnStateChange func(name string, from, to State)
+
+	// Shared, if not nil, makes the breaker one of a fleet: every breaker
+	// of the same Name joined to the same store shares its state, its
+	// opening count (so OpenFor advances fleet-wide), its window and its
+	// failure streak, and exactly HalfOpenProbes probes go out per
+	// half-open spell across the fleet. Each instance still decides alone
+	// while the store is unreachable. Package redisbreaker keeps the state
+	// in Redis; see docs/fleet.md for the consistency it gives. The
+	// closed path is unchanged: outcomes are counted locally and sent in
+	// batches (SharedFlush). A breaker with a store runs a goroutine:
+	// Close it when done. CountWindow cannot be used with it (an error);
+	// nor can a Registry.
+	Shared Store
+
+	// SharedFlush is how often the breaker sends its counts to Shared
+	// and reads the fleet's back; a failure is sent at once (one exchange
+	// in flight at a time, so failures batch while one is out). Zero
+	// means DefaultSharedFlush (5 ms); a negative value means no
+	// background goroutine at all: call Flush yourself (the goroutine
+	// ticks in real time whatever the Clock; a test or a simulation on a
+	// virtual clock flushes by hand). Ignored without Shared.
+	SharedFlush time.Duration
 }
 
 // Resilience4jDefaults returns the Config that behaves as a Resilience4j
@@ -242,6 +264,14 @@ func resolve(c Config) (settings, error) {
 	}
 	s.realClock = s.Clock == clockcap.Real()
 	s.locked = s.CountWindow > 0 || s.TripWhen != nil
+	if s.Shared != nil {
+		if s.CountWindow > 0 {
+			return bad("CountWindow", s.CountWindow, "cannot be shared (Config.Shared is set): use the time-based window")
+		}
+		if s.SharedFlush == 0 {
+			s.SharedFlush = DefaultSharedFlush
+		}
+	}
 	if s.Random == nil {
 		s.Random = randcap.Real()
 	}

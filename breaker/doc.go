@@ -77,6 +77,19 @@
 // state, openings, refusals, successes, failures, slow calls. A Registry
 // keeps one breaker per target, with a cap on the number of targets.
 //
+// # Fleet
+//
+// Config.Shared makes the breakers of one name in many processes share
+// their state through a Store, so that a fleet learns of an outage once:
+// it opens as one breaker (the failure streak and the window are the
+// fleet's), advances one open schedule, and sends HalfOpenProbes probes
+// per half-open spell in all. The closed path is unchanged: outcomes are
+// counted locally and sent every SharedFlush by a background goroutine
+// (stop it with Close). While the store is unreachable each instance is
+// a local breaker again. MemStore keeps the state in memory, for tests
+// and simulations; package redisbreaker, in the redisretry module, keeps
+// it in Redis. See docs/fleet.md.
+//
 // Every Breaker reads time from a clockcap.Clock and draws its open
 // schedule's jitter from a randcap.Random, so tests drive it with
 // clockcap.Virtual or clockcap.Manual and randcap.Seeded.

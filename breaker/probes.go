@@ -67,3 +67,8 @@ func (t *probeTally) record(failed, slow bool) int {
 	}
 	return t.calls
 }
+
+// counts returns the probes' outcomes counted so far.
+func (t *probeTally) counts() Counts {
+	return Counts{Calls: t.calls, Failures: t.failures, Slow: t.slow}
+}

@@ -2,6 +2,7 @@ package breaker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"log/slog"
@@ -46,6 +47,9 @@ func NewRegistry(c Config, max int) (*Registry, error) {
 	s, err := resolve(c)
 	if err != nil {
 		return nil, err
+	}
+	if s.Shared != nil {
+		return nil, errors.New("breaker: NewRegistry with Config.Shared: a registry does not share its breakers; make each with New")
 	}
 	r := &Registry{}
 	make := func(target string) *Breaker {

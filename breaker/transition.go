@@ -14,6 +14,8 @@ type transition struct {
 	why      string
 	wait     time.Duration // the open duration, when opening
 	opening  int           // openings in a row, when opening
+	word     uint64        // the breaker's word after it (sameMask), for a store
+	remote   bool          // learnt from the store: not to be published again
 }
 
 // openLocked opens the breaker at time now, coming from state from, and
@@ -41,7 +43,7 @@ func (b *Breaker) openLocked(now int64, from State, why string) transition {
 	b.openErr.Store(&OpenError{Name: b.s.Name, State: Open, Until: b.at(until), For: d})
 	b.opened++
 	b.enterLocked(now, Open)
-	return transition{from: from, to: Open, why: why, wait: d, opening: b.openings}
+	return transition{from: from, to: Open, why: why, wait: d, opening: b.openings, word: b.word.Load() & sameMask}
 }
 
 // halfOpen moves an Open breaker whose word is still w to HalfOpen.
@@ -54,8 +56,9 @@ func (b *Breaker) halfOpen(w uint64, now int64) {
 	b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
 	b.probeBy.Store(int64(sat.AddDur(time.Duration(now), b.lastDelay)))
 	b.enterLocked(now, HalfOpen)
+	t := transition{from: Open, to: HalfOpen, word: b.word.Load() & sameMask}
 	b.mu.Unlock()
-	b.notify(transition{from: Open, to: HalfOpen})
+	b.notify(t)
 }
 
 // timeout opens a HalfOpen breaker whose generation is still w's and
@@ -74,7 +77,7 @@ func (b *Breaker) timeout(w uint64, now int64) {
 // closeLocked closes a half-open breaker whose probes passed.
 func (b *Breaker) closeLocked(now int64) transition {
 	b.enterLocked(now, Closed)
-	return transition{from: HalfOpen, to: Closed}
+	return transition{from: HalfOpen, to: Closed, word: b.word.Load() & sameMask}
 }
 
 // enterLocked starts a new generation in state s: the window, the failure
@@ -86,6 +89,11 @@ func (b *Breaker) enterLocked(now int64, s State) {
 	b.probes.reset(b.s.HalfOpenProbes)
 	b.word.Store(next(b.word.Load(), s))
 	b.armLocked()
+	if f := b.fleet; f != nil {
+		for c := range f.sent {
+			f.sent[c] = b.win.LifetimeLocked(c)
+		}
+	}
 }
 
 // ForceOpen opens the breaker until Reset or Disable: every call is refused
@@ -116,9 +124,10 @@ func (b *Breaker) set(s State) {
 		b.openErr.Store(&OpenError{Name: b.s.Name, State: ForcedOpen})
 	}
 	b.enterLocked(now, s)
+	w := b.word.Load() & sameMask
 	b.mu.Unlock()
 	if from != s {
-		b.notify(transition{from: from, to: s, why: "operator"})
+		b.notify(transition{from: from, to: s, why: "operator", word: w})
 	}
 }
 
@@ -141,5 +150,8 @@ func (b *Breaker) notify(t transition) {
 	}
 	if h := b.s.OnStateChange; h != nil {
 		h(b.s.Name, t.from, t.to)
+	}
+	if b.fleet != nil && !t.remote && b.fleet.link != nil {
+		b.publish(t)
 	}
 }

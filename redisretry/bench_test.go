@@ -7,6 +7,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/recur-go/recur/redisretry"
+	"github.com/recur-go/recur/redisretry/internal/redistest"
 )
 
 // BenchmarkGet is a GET of a present key against redis-server on
@@ -15,14 +16,14 @@ import (
 // it 10 times in a shell loop, so that the three alternate, and compare
 // with benchstat -col /lib (see docs/benchmarks.md).
 func BenchmarkGet(b *testing.B) {
-	s := startServer(b)
+	s := redistest.Start(b)
 	ctx := context.Background()
-	if err := s.admin(b).Set(ctx, "k", "v", 0).Err(); err != nil {
+	if err := s.Admin(b).Set(ctx, "k", "v", 0).Err(); err != nil {
 		b.Fatal(err)
 	}
-	plain := redis.NewClient(&redis.Options{Addr: s.addr, MaxRetries: -1})
+	plain := redis.NewClient(&redis.Options{Addr: s.Addr, MaxRetries: -1})
 	b.Cleanup(func() { plain.Close() })
-	hooked, _ := hooked(b, s.addr, redisretry.Config{})
+	hooked, _ := hooked(b, s.Addr, redisretry.Config{})
 	for _, bc := range []struct {
 		name string
 		rdb  *redis.Client

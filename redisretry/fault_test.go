@@ -12,15 +12,16 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/recur-go/recur/redisretry"
+	"github.com/recur-go/recur/redisretry/internal/redistest"
 )
 
 // TestSlowCalls: DEBUG SLEEP past Breaker.SlowCall makes the calls slow;
 // once half of them are, the breaker opens and the next command fails
 // fast.
 func TestSlowCalls(t *testing.T) {
-	s := startServer(t)
+	s := redistest.Start(t)
 	ctx := context.Background()
-	rdb, h := hooked(t, s.addr, redisretry.Config{Breaker: breaker.Config{
+	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breaker.Config{
 		SlowCall: 200 * time.Millisecond, SlowRate: 50, MinCalls: 4,
 		OpenFor: parse.MustParse("spaced(10s)"),
 	}})
@@ -44,10 +45,10 @@ func TestSlowCalls(t *testing.T) {
 // (DEBUG SLEEP past the read timeout) fails and is not sent again: the
 // count on the server after it recovers is exactly 1.
 func TestIncrAtMostOnce(t *testing.T) {
-	s := startServer(t)
-	admin := s.admin(t)
+	s := redistest.Start(t)
+	admin := s.Admin(t)
 	ctx := context.Background()
-	rdb := newClient(t, s.addr, redisretry.Config{})
+	rdb := newClient(t, s.Addr, redisretry.Config{})
 	if err := rdb.Ping(ctx).Err(); err != nil { // a live connection, so the INCR is written
 		t.Fatal(err)
 	}
@@ -73,8 +74,8 @@ func TestIncrAtMostOnce(t *testing.T) {
 // TestPipelines: a pipeline is retried whole when every command in it is
 // marked safe, and sent once otherwise.
 func TestPipelines(t *testing.T) {
-	s := startServer(t)
-	admin := s.admin(t)
+	s := redistest.Start(t)
+	admin := s.Admin(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name     string
@@ -100,7 +101,7 @@ func TestPipelines(t *testing.T) {
 		}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, ReadOnlySafe: tc.readOnly})
+			rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true, ReadOnlySafe: tc.readOnly})
 			key := "runs:" + tc.name
 			pipe := rdb.Pipeline()
 			if tc.name == "transaction-marked" {
@@ -123,8 +124,8 @@ func TestPipelines(t *testing.T) {
 // to a stalled server is sent again and answered once the server wakes;
 // without it, or for an INCR, the timeout comes back after one attempt.
 func TestReadOnlySafe(t *testing.T) {
-	s := startServer(t)
-	admin := s.admin(t)
+	s := redistest.Start(t)
+	admin := s.Admin(t)
 	ctx := context.Background()
 	if err := admin.Set(ctx, "k", "v", 0).Err(); err != nil {
 		t.Fatal(err)
@@ -141,7 +142,7 @@ func TestReadOnlySafe(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			rdb, _ := hooked(t, s.addr, redisretry.Config{NoBreaker: true, ReadOnlySafe: tc.readOnly, Retry: redisretry.RetryOptions{
+			rdb, _ := hooked(t, s.Addr, redisretry.Config{NoBreaker: true, ReadOnlySafe: tc.readOnly, Retry: redisretry.RetryOptions{
 				OnRetry: func(_ int, err error, _ time.Duration, _ string) { got = append(got, redisretry.Code(err)) },
 			}})
 			if err := rdb.Ping(ctx).Err(); err != nil {
@@ -170,8 +171,8 @@ func TestReadOnlySafe(t *testing.T) {
 // nothing of the server: the breaker counts no failure for them, marked
 // or not.
 func TestCallerCancelCountsNothing(t *testing.T) {
-	s := startServer(t)
-	rdb, h := hooked(t, s.addr, redisretry.Config{Breaker: breaker.Config{ConsecutiveFailures: 1}})
+	s := redistest.Start(t)
+	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breaker.Config{ConsecutiveFailures: 1}})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, c := range []context.Context{ctx, redisretry.WithSafe(ctx)} {

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/recur-go/recur/redisretry"
+	"github.com/recur-go/recur/redisretry/internal/redistest"
 )
 
 // proxy forwards loopback connections to a server, and can lose one
@@ -92,8 +93,8 @@ func (p *proxy) replies(c, s net.Conn) {
 // again, and it runs twice; through the hook it is sent once, and the
 // caller gets the connection error.
 func TestIncrReplyLost(t *testing.T) {
-	s := startServer(t)
-	admin := s.admin(t)
+	s := redistest.Start(t)
+	admin := s.Admin(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
@@ -108,7 +109,7 @@ func TestIncrReplyLost(t *testing.T) {
 		{"redisretry", func(addr string) *redis.Client { return newClient(t, addr, redisretry.Config{}) }, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := startProxy(t, s.addr)
+			p := startProxy(t, s.Addr)
 			rdb := tc.rdb(p.addr)
 			if err := rdb.Ping(ctx).Err(); err != nil {
 				t.Fatal(err)

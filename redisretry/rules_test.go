@@ -18,6 +18,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/recur-go/recur/redisretry"
+	"github.com/recur-go/recur/redisretry/internal/redistest"
 )
 
 // counted is a script that counts its runs in KEYS[1] and answers with
@@ -66,13 +67,13 @@ func hooked(t testing.TB, addr string, c redisretry.Config) (*redis.Client, *red
 // a command marked safe that fails with a failure reply is sent three
 // times, one with any other reply once.
 func TestServerReplies(t *testing.T) {
-	s := startServer(t)
-	admin := s.admin(t)
+	s := redistest.Start(t)
+	admin := s.Admin(t)
 	ctx := context.Background()
 	if err := admin.LPush(ctx, "list", "x").Err(); err != nil {
 		t.Fatal(err)
 	}
-	rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true})
+	rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true})
 	safe := redisretry.WithSafe(ctx)
 	for _, tc := range []struct {
 		name string
@@ -115,7 +116,7 @@ func reply(rdb *redis.Client, ctx context.Context, msg string) func(string) erro
 // failures, against a port with no server, a killed connection and a
 // server asleep past the read timeout.
 func TestConnectionErrors(t *testing.T) {
-	s := startServer(t)
+	s := redistest.Start(t)
 	ctx := context.Background()
 	t.Run("refused", func(t *testing.T) {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -131,7 +132,7 @@ func TestConnectionErrors(t *testing.T) {
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
-		rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true})
+		rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true})
 		err := rdb.Do(ctx, "DEBUG", "SLEEP", "0.7").Err()
 		if diff := cmp.Diff(outcome{Code: "timeout", Verdict: verdict.Transient}, outcome{Code: redisretry.Code(err), Verdict: redisretry.Classify(err)}); diff != "" {
 			t.Errorf("%v: (-want +got)\n%s", err, diff)
@@ -144,13 +145,13 @@ func TestConnectionErrors(t *testing.T) {
 // is sent again on a new connection and succeeds; unmarked, its error
 // comes back after one attempt.
 func TestClientKill(t *testing.T) {
-	s := startServer(t)
-	admin := s.admin(t)
+	s := redistest.Start(t)
+	admin := s.Admin(t)
 	ctx := context.Background()
 	for _, marked := range []bool{true, false} {
 		t.Run(fmt.Sprint("marked=", marked), func(t *testing.T) {
 			var retries []string
-			rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
+			rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
 				OnRetry: func(_ int, err error, _ time.Duration, _ string) { retries = append(retries, redisretry.Code(err)) },
 			}})
 			cctx := ctx
@@ -235,10 +236,10 @@ func splitLines(s string) []string {
 // TestRestart: the server killed, the breaker opens after its failures
 // and fails fast without dialling; the server back, a probe closes it.
 func TestRestart(t *testing.T) {
-	s := startServer(t)
+	s := redistest.Start(t)
 	ctx := context.Background()
 	var dials atomic.Int64
-	rdb, h := hooked(t, s.addr, redisretry.Config{Breaker: breaker.Config{
+	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breaker.Config{
 		ConsecutiveFailures: 3,
 		OpenFor:             parse.MustParse("spaced(300ms)"),
 	}})
@@ -246,7 +247,7 @@ func TestRestart(t *testing.T) {
 	if err := rdb.Set(ctx, "k", "v", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	s.kill()
+	s.Kill()
 	for i := range 3 {
 		if err := rdb.Get(ctx, "k").Err(); redisretry.Classify(err) != verdict.Transient {
 			t.Fatalf("call %d while down: %v, want a connection failure", i, err)
@@ -273,7 +274,7 @@ func TestRestart(t *testing.T) {
 	if dials.Load() != before {
 		t.Errorf("the open breaker let a dial through")
 	}
-	s.restart()
+	s.Restart()
 	time.Sleep(350 * time.Millisecond)
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		t.Fatalf("probe: %v", err)
@@ -306,9 +307,9 @@ func TestMasterDown(t *testing.T) {
 	}
 	gone := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	s := startServer(t, "--replicaof", "127.0.0.1", fmt.Sprint(gone), "--replica-serve-stale-data", "no")
+	s := redistest.Start(t, "--replicaof", "127.0.0.1", fmt.Sprint(gone), "--replica-serve-stale-data", "no")
 	var retries []string
-	rdb := newClient(t, s.addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
+	rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
 		OnRetry: func(_ int, err error, _ time.Duration, _ string) { retries = append(retries, redisretry.Code(err)) },
 	}})
 	err = rdb.Get(redisretry.WithSafe(context.Background()), "k").Err()

@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/recur-go/recur/breaker"
+
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -66,6 +68,8 @@ type Config struct {
 	Policy  schedule.Schedule // the clients' retry policy; default DefaultPolicy
 	Budget  Budget            // each client's retry budget; default none
 	Breaker bool              // whether each client has a breaker (breaker.Config{}: its defaults)
+	Shared  bool              // with Breaker: the clients' breakers share one store (breaker.MemStore), as a fleet's share Redis
+	Flush   time.Duration     // with Shared: how often each breaker flushes its counts to the store; default breaker.DefaultSharedFlush
 	Bucket  time.Duration     // the resolution of Recovery and Peak; default 100ms
 }
 
@@ -98,6 +102,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Bucket <= 0 {
 		c.Bucket = 100 * time.Millisecond
+	}
+	if c.Flush <= 0 {
+		c.Flush = breaker.DefaultSharedFlush
 	}
 	return c
 }
@@ -132,7 +139,21 @@ type Result struct {
 	// Throttled counts calls a budget refused outright (Adaptive) and
 	// retries it refused.
 	Refused, Throttled int
+
+	// With breakers: FailedBeforeOpen counts the attempts that reached
+	// the dependency while it was down before every breaker had opened;
+	// ProbeAttempts those that reached it while down after that (each is
+	// a half-open breaker's probe); HalfOpens the half-open spells during
+	// the outage after that, as one breaker saw them (a fleet's shared
+	// spell counts once). AllOpen is how long after the outage began the
+	// last breaker opened, or 0 if one never did.
+	FailedBeforeOpen, ProbeAttempts, HalfOpens int
+	AllOpen                                    time.Duration
 }
+
+// ProbesPerHalfOpen is ProbeAttempts ÷ HalfOpens: what each half-open
+// spell let through to the dependency while it was down.
+func (r Result) ProbesPerHalfOpen() float64 { return ratio(r.ProbeAttempts, r.HalfOpens) }
 
 // OutageLoad is the load on the dependency while it was down, relative to
 // the requests: 1 means no extra load, 3 every request tried three times,

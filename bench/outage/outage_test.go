@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-go/recur/breaker"
+
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
@@ -189,4 +191,36 @@ func TestPropInvariants(t *testing.T) {
 			t.Errorf("%d calls throttled by a budget there is not", r.Throttled)
 		}
 	})
+}
+
+// A fleet of 1,000 instances: sharing their breakers, they let through
+// about what one breaker does before opening (its 5 failures in a row,
+// plus what the fleet sends during one flush) and one probe per half-open
+// spell; each on its own, a thousand times both.
+func TestFleet(t *testing.T) {
+	rows, err := Run(FleetBase, FleetScenarios())
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, shared := rows[0].Result, rows[1].Result
+	for _, row := range rows {
+		r := row.Result
+		t.Logf("%s: %d failed before all open (after %v), %d probes in %d half-open spells, load %.4f, recovery %v",
+			row.Scenario.Name, r.FailedBeforeOpen, r.AllOpen, r.ProbeAttempts, r.HalfOpens, r.OutageLoad(), r.Recovery)
+	}
+	c := FleetBase.withDefaults()
+	// The slack is what the fleet sends while the opening travels: the
+	// attempts in flight when the fifth failure is counted (an attempt
+	// takes 5 ms) and those until the next flush (5 ms): 100 at 10,000
+	// requests a second.
+	slack := int(int64(c.Rate) * int64(c.Flush+c.Attempt) / int64(time.Second))
+	if shared.FailedBeforeOpen > breaker.DefaultConsecutiveFailures+slack {
+		t.Errorf("shared: %d failed before all open, want at most %d + %d", shared.FailedBeforeOpen, breaker.DefaultConsecutiveFailures, slack)
+	}
+	if shared.HalfOpens == 0 || shared.ProbesPerHalfOpen() != 1 {
+		t.Errorf("shared: %d probes in %d half-open spells, want one each", shared.ProbeAttempts, shared.HalfOpens)
+	}
+	if alone.FailedBeforeOpen < c.Clients*breaker.DefaultConsecutiveFailures {
+		t.Errorf("alone: %d failed before all open, want at least %d", alone.FailedBeforeOpen, c.Clients*breaker.DefaultConsecutiveFailures)
+	}
 }

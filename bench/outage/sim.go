@@ -31,6 +31,11 @@ func Simulate(c Config) (Result, error) {
 	s.budgets = make([]budget.Budget, c.Clients)
 	s.breakers = make([]*breaker.Breaker, c.Clients)
 	clock := simClock{s}
+	var store *breaker.MemStore
+	if c.Breaker && c.Shared {
+		store = breaker.NewMemStore(clock)
+	}
+	s.opened = make([]bool, c.Clients)
 	for i := range c.Clients {
 		var err error
 		rnd := randcap.Seeded(mix(c.Seed, uint64(i)+1<<32))
@@ -49,11 +54,16 @@ func Simulate(c Config) (Result, error) {
 			return Result{}, err
 		}
 		if c.Breaker {
-			if s.breakers[i], err = breaker.New(breaker.Config{Clock: clock, Random: rnd}); err != nil {
+			bc := breaker.Config{Name: "dependency", Clock: clock, Random: rnd, OnStateChange: s.observe(i)}
+			if store != nil {
+				bc.Shared, bc.SharedFlush = store, -1
+			}
+			if s.breakers[i], err = breaker.New(bc); err != nil {
 				return Result{}, err
 			}
 		}
 	}
+	s.flushing = store != nil
 	s.recovery = make([]bucket, (c.After+c.Bucket-1)/c.Bucket)
 	s.run()
 	return s.result(), nil
@@ -72,8 +82,14 @@ type sim struct {
 	breakers []*breaker.Breaker
 
 	res      Result
-	attempts []int    // attempts that reached the dependency, per Bucket since the start
-	recovery []bucket // requests that arrived after up, per Bucket since up
+	opened   []bool        // per client, whether its breaker has opened since the outage began
+	nOpened  int           // how many have
+	allOpen  bool          // whether all have
+	spells   int           // half-open transitions after allOpen, during the outage
+	flushing bool          // the breakers share a store: flush them every Flush
+	flushAt  time.Duration // when next
+	attempts []int         // attempts that reached the dependency, per Bucket since the start
+	recovery []bucket      // requests that arrived after up, per Bucket since up
 }
 
 type bucket struct{ requests, succeeded int }
@@ -84,6 +100,15 @@ type bucket struct{ requests, succeeded int }
 func (s *sim) run() {
 	for n := 0; ; {
 		arrive := time.Duration(int64(n) * int64(time.Second) / int64(s.cfg.Rate))
+		if s.flushing && (arrive < s.end || len(s.queue) > 0) &&
+			(arrive >= s.end || s.flushAt < arrive) && (len(s.queue) == 0 || s.flushAt < s.queue[0].at) {
+			s.now = s.flushAt
+			for _, b := range s.breakers {
+				b.Flush()
+			}
+			s.flushAt += s.cfg.Flush
+			continue
+		}
 		if arrive < s.end && (len(s.queue) == 0 || arrive <= s.queue[0].at) {
 			s.now = arrive
 			s.start(n)
@@ -159,8 +184,41 @@ func (s *sim) reach() (down bool) {
 	down = s.now >= s.cfg.Before && s.now < s.up
 	if down {
 		s.res.OutageAttempts++
+		if s.allOpen {
+			s.res.ProbeAttempts++
+		} else {
+			s.res.FailedBeforeOpen++
+		}
 	}
 	return down
+}
+
+// observe returns client i's breaker's OnStateChange: it notes when
+// every breaker has opened during the outage, and counts the half-open
+// spells after that as one breaker sees them: client 0's. Every breaker
+// follows the same open schedule, so each sees as many; a fleet that
+// shares its breakers sees each spell once.
+func (s *sim) observe(i int) func(string, breaker.State, breaker.State) {
+	return func(_ string, _, to breaker.State) {
+		if s.now < s.cfg.Before || s.now >= s.up {
+			return
+		}
+		switch to {
+		case breaker.Open:
+			if !s.opened[i] {
+				s.opened[i] = true
+				s.nOpened++
+				if s.nOpened == len(s.opened) {
+					s.allOpen = true
+					s.res.AllOpen = s.now - s.cfg.Before
+				}
+			}
+		case breaker.HalfOpen:
+			if s.allOpen && i == 0 {
+				s.spells++
+			}
+		}
+	}
 }
 
 // answer counts a request that arrived at arrived and ended with err.
@@ -194,6 +252,7 @@ func (s *sim) result() Result {
 		r.PeakAttempts = max(r.PeakAttempts, a)
 	}
 	r.Timeline = s.attempts
+	r.HalfOpens = s.spells
 	r.BucketRequests = int(int64(s.cfg.Rate) * int64(s.cfg.Bucket) / int64(time.Second))
 	r.Recovered = true
 	for k := len(s.recovery) - 1; k >= 0; k-- {

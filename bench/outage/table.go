@@ -57,3 +57,21 @@ func recovery(r Result) string {
 	}
 	return r.Recovery.Round(time.Millisecond).String()
 }
+
+// WriteFleetTable writes rows of FleetScenarios as a markdown table.
+func WriteFleetTable(w io.Writer, rows []Row) error {
+	var b strings.Builder
+	b.WriteString("| instances | failed calls before all open | all open after | probes per half-open | load during the outage | recovery |\n")
+	b.WriteString("|---|---|---|---|---|---|\n")
+	for _, row := range rows {
+		r := row.Result
+		allOpen := "never"
+		if r.AllOpen > 0 {
+			allOpen = r.AllOpen.Round(time.Millisecond).String()
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %.1f | %.4f× | %s |\n",
+			row.Scenario.Name, r.FailedBeforeOpen, allOpen, r.ProbesPerHalfOpen(), r.OutageLoad(), recovery(r))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

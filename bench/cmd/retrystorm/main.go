@@ -5,6 +5,12 @@
 //
 //	cd bench && go run ./cmd/retrystorm
 //
+// With -fleet it prints the fleet table instead: 1,000 instances, each
+// with a breaker, on their own and sharing one store (outage.FleetBase;
+// the other flags are ignored but -seed).
+//
+//	cd bench && go run ./cmd/retrystorm -fleet
+//
 // The run is deterministic: the same flags print the same table.
 package main
 
@@ -27,7 +33,12 @@ func main() {
 	flag.DurationVar(&c.Down, "down", 4e9, "the outage")
 	flag.DurationVar(&c.After, "after", 16e9, "healthy after the outage")
 	flag.DurationVar(&c.Bucket, "bucket", 1e8, "resolution of the peak load and the recovery time")
+	fleet := flag.Bool("fleet", false, "print the fleet table: 1,000 instances' breakers, alone and shared")
 	flag.Parse()
+	if *fleet {
+		printFleet(c.Seed)
+		return
+	}
 
 	rows, err := outage.Run(c, outage.Scenarios())
 	if err != nil {
@@ -38,6 +49,22 @@ func main() {
 		runtime.Version(), runtime.GOOS, runtime.GOARCH, c.Seed, c.Clients, c.Rate, c.Attempt, c.Before, c.Down, c.After, c.Bucket)
 	fmt.Printf("retries: retry.Retry with %v; no retries: %v\n\n", outage.DefaultPolicy, outage.NoRetries)
 	if err := outage.WriteTable(os.Stdout, rows); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func printFleet(seed uint64) {
+	c := outage.FleetBase
+	c.Seed = seed
+	rows, err := outage.Run(c, outage.FleetScenarios())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("%s %s/%s; outage.Config{Seed: %d, Clients: %d, Rate: %d, Before: %v, Down: %v, After: %v}, breaker.Config{} in each\n\n",
+		runtime.Version(), runtime.GOOS, runtime.GOARCH, c.Seed, c.Clients, c.Rate, c.Before, c.Down, c.After)
+	if err := outage.WriteFleetTable(os.Stdout, rows); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

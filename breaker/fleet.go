@@ -1,0 +1,394 @@
+package breaker
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/recur-go/recur/internal/sat"
+)
+
+// syncEvery is how many flush periods a breaker with nothing to send
+// waits before it reads the shared state anyway, to catch a transition
+// whose message it missed.
+const syncEvery = 20
+
+// fleet is the part of a breaker that speaks to its Config.Shared store.
+type fleet struct {
+	link  Link
+	kick  chan struct{} // a failure asks for a flush now
+	stop  chan struct{}
+	done  chan struct{}
+	close sync.Once
+
+	ok   atomic.Bool   // the store answered the last operation
+	full atomic.Uint64 // the word (sameMask) of a half-open spell whose fleet-wide probe slots are all taken
+
+	pmu sync.Mutex // one publication at a time
+
+	// Guarded by the breaker's lock.
+	gen   uint64   // the shared generation the local state is in step with
+	dirty bool     // a local transition the store did not take (it was unreachable)
+	sent  [3]int64 // lifetime counters as of the last batch
+	ticks int      // flushes since the last read of the shared state
+}
+
+// join attaches b to its store and starts its flusher, unless
+// SharedFlush is negative.
+func (b *Breaker) join() error {
+	f := &fleet{kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	f.ok.Store(true)
+	b.fleet = f
+	link, err := b.s.Shared.Join(b.s.Name, b.s.Window, func(s SharedState) { b.adopt(s, false) })
+	if err != nil {
+		return err
+	}
+	f.link = link
+	if b.s.SharedFlush < 0 {
+		close(f.done)
+		return nil
+	}
+	go b.flushLoop(b.s.SharedFlush)
+	return nil
+}
+
+func (b *Breaker) flushLoop(every time.Duration) {
+	f := b.fleet
+	defer close(f.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-f.stop:
+			return
+		case <-t.C:
+		case <-f.kick:
+		}
+		b.Flush()
+	}
+}
+
+// Close stops the breaker's exchanges with its Config.Shared store: the
+// background flusher and the store's notices. The breaker keeps working
+// on its own counts. A breaker without a store has nothing to stop.
+// Close is safe to call more than once.
+func (b *Breaker) Close() error {
+	f := b.fleet
+	if f == nil {
+		return nil
+	}
+	var err error
+	f.close.Do(func() {
+		close(f.stop)
+		<-f.done
+		f.pmu.Lock()
+		err = f.link.Close()
+		f.pmu.Unlock()
+	})
+	return err
+}
+
+// judgesLocally reports whether the breaker's own counts judge its rules:
+// always without a store, and while the store is unreachable.
+func (b *Breaker) judgesLocally() bool { return b.fleet == nil || !b.fleet.ok.Load() }
+
+// kickFlush asks the flusher to send a failure at once.
+func (b *Breaker) kickFlush() {
+	if b.fleet != nil {
+		select {
+		case b.fleet.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Flush sends the outcomes counted since the last batch to the breaker's
+// Config.Shared store, reads the fleet's state and counts back, and opens
+// the breaker if the fleet's counts trip a rule. A breaker does it every
+// SharedFlush, and at once after a failure; call it yourself when
+// SharedFlush is negative (a simulation on a virtual clock does). It does
+// nothing without a store.
+func (b *Breaker) Flush() {
+	f := b.fleet
+	if f == nil || f.link == nil {
+		return
+	}
+	b.mu.Lock()
+	w := b.word.Load()
+	gen := f.gen
+	var life [3]int64
+	for c := range life {
+		life[c] = b.win.LifetimeLocked(c)
+	}
+	var batch Batch
+	if st := stateOf(w); st == Closed || st == MetricsOnly {
+		batch = Batch{
+			Calls:    int(life[cCalls] - f.sent[cCalls]),
+			Failures: int(life[cFailures] - f.sent[cFailures]),
+			Slow:     int(life[cSlow] - f.sent[cSlow]),
+		}
+		batch.Streak = min(int(b.consec.Load()), batch.Failures)
+	}
+	f.sent = life
+	f.ticks++
+	dirty := f.dirty
+	read := f.ticks >= syncEvery || dirty || !f.ok.Load()
+	b.mu.Unlock()
+	if batch == (Batch{}) && !read {
+		return
+	}
+	cur, c, err := f.link.Add(gen, batch)
+	if err != nil {
+		if down(err) && f.ok.Swap(false) {
+			b.judgeLocally()
+		}
+		return
+	}
+	f.ok.Store(true)
+	b.mu.Lock()
+	f.ticks = 0
+	b.mu.Unlock()
+	if cur.Gen != gen || dirty {
+		b.merge(cur, gen)
+		return
+	}
+	if stateOf(w) != Closed || cur.State != Closed {
+		return
+	}
+	now := b.now()
+	var t transition
+	b.mu.Lock()
+	if b.word.Load()&sameMask == w&sameMask && f.gen == gen {
+		if why := b.tripsOn(c); why != "" {
+			t = b.openLocked(now, Closed, why)
+		}
+	}
+	b.mu.Unlock()
+	b.notify(t)
+}
+
+// down reports whether a store's error says it is unreachable (see
+// ErrStoreDown), rather than that one operation failed.
+func down(err error) bool { return errors.Is(err, ErrStoreDown) }
+
+// judgeLocally judges the rules on the breaker's own counts, when the
+// store has just become unreachable: outcomes counted while the fleet
+// judged them must not wait for the next one.
+func (b *Breaker) judgeLocally() {
+	now := b.now()
+	var t transition
+	b.mu.Lock()
+	if stateOf(b.word.Load()) == Closed {
+		b.win.FlushLocked(now)
+		if why := b.trips(b.consec.Load()); why != "" {
+			t = b.openLocked(now, Closed, why)
+		}
+	}
+	b.mu.Unlock()
+	b.notify(t)
+}
+
+// sharedLocked returns the breaker's state as a store keeps it, for
+// generation gen, at time now.
+func (b *Breaker) sharedLocked(gen uint64, now int64) SharedState {
+	s := SharedState{Gen: gen, State: stateOf(b.word.Load()), Openings: b.openings, Delay: b.lastDelay}
+	switch s.State {
+	case Open:
+		s.Remaining = time.Duration(max(b.until.Load()-now, 0))
+	case HalfOpen:
+		s.Remaining = time.Duration(max(b.probeBy.Load()-now, 0))
+	}
+	return s
+}
+
+// publish tells the store of the local transition t, unless the breaker
+// has moved on since (the later transition is published instead).
+func (b *Breaker) publish(t transition) {
+	f := b.fleet
+	f.pmu.Lock()
+	defer f.pmu.Unlock()
+	now := b.now()
+	b.mu.Lock()
+	if b.word.Load()&sameMask != t.word {
+		b.mu.Unlock()
+		return
+	}
+	base := f.gen
+	next := b.sharedLocked(base+1, now)
+	b.mu.Unlock()
+	b.publishState(base, next, t.word)
+}
+
+// publishState publishes next over generation base for the local word
+// w, and adopts the store's state if another instance got there first.
+// The caller holds f.pmu.
+func (b *Breaker) publishState(base uint64, next SharedState, w uint64) {
+	f := b.fleet
+	cur, ok, err := f.link.Publish(base, next)
+	if err != nil {
+		if down(err) {
+			f.ok.Store(false)
+		}
+		b.mu.Lock()
+		f.dirty = true
+		b.mu.Unlock()
+		return
+	}
+	f.ok.Store(true)
+	b.mu.Lock()
+	if ok {
+		if f.gen == base && b.word.Load()&sameMask == w {
+			f.gen, f.dirty = cur.Gen, false
+		}
+		b.mu.Unlock()
+		return
+	}
+	dirty := f.dirty
+	b.mu.Unlock()
+	if dirty && cur.Gen != next.Gen {
+		// The store missed earlier transitions: merge, as after an outage.
+		b.mergeHeld(cur, base)
+		return
+	}
+	b.adoptReply(cur, base)
+}
+
+// adoptReply adopts cur, the store's answer to an operation made at
+// generation sent: any generation, so that a store restarted empty is
+// followed, unless a newer notice arrived while the answer was on its
+// way (the answer is then the older).
+func (b *Breaker) adoptReply(cur SharedState, sent uint64) {
+	b.mu.Lock()
+	moved := b.fleet.gen != sent
+	b.mu.Unlock()
+	b.adopt(cur, !moved)
+}
+
+// merge brings the breaker back in step with the store after their
+// generations parted (cur is the store's answer to an operation made at
+// generation sent) (the store was unreachable, or restarted empty).
+// The rule: if the breaker changed state while the store was
+// unreachable, and is now open, half-open or forced open while the fleet
+// is closed, the open state wins and is published; otherwise the fleet's
+// state is taken.
+func (b *Breaker) merge(cur SharedState, sent uint64) {
+	b.fleet.pmu.Lock()
+	defer b.fleet.pmu.Unlock()
+	b.mergeHeld(cur, sent)
+}
+
+// mergeHeld is merge for a caller that holds f.pmu.
+func (b *Breaker) mergeHeld(cur SharedState, sent uint64) {
+	f := b.fleet
+	now := b.now()
+	b.mu.Lock()
+	w := b.word.Load()
+	st := stateOf(w)
+	if f.dirty && cur.State == Closed && (st == Open || st == HalfOpen || st == ForcedOpen) {
+		f.gen, f.dirty = cur.Gen, false
+		next := b.sharedLocked(cur.Gen+1, now)
+		b.mu.Unlock()
+		b.publishState(cur.Gen, next, w&sameMask)
+		return
+	}
+	b.mu.Unlock()
+	b.adoptReply(cur, sent)
+}
+
+// adopt takes the fleet's state s. Without force, a generation no newer
+// than the one the breaker is in step with is ignored (a late or repeated
+// notice); with force (the store's own answer) any other generation is
+// taken, so that a store restarted empty is followed.
+func (b *Breaker) adopt(s SharedState, force bool) {
+	f := b.fleet
+	now := b.now()
+	b.mu.Lock()
+	if s.Gen == f.gen && !f.dirty || s.Gen < f.gen && !force {
+		b.mu.Unlock()
+		return
+	}
+	f.gen, f.dirty = s.Gen, false
+	from := stateOf(b.word.Load())
+	t := transition{from: from, to: s.State, why: "fleet", remote: true}
+	switch s.State {
+	case Open:
+		if from == Closed || from == MetricsOnly || from == Disabled || from == ForcedOpen {
+			b.episode = now
+		}
+		b.openings = max(s.Openings, 1)
+		b.lastDelay = s.Delay
+		b.stepRun(b.openings)
+		until := int64(sat.AddDur(time.Duration(now), s.Remaining))
+		b.until.Store(until)
+		b.openErr.Store(&OpenError{Name: b.s.Name, State: Open, Until: b.at(until), For: s.Delay})
+		if from != Open {
+			b.opened++
+			b.enterLocked(now, Open)
+		}
+		t.wait, t.opening = s.Delay, b.openings
+	case HalfOpen:
+		b.openings = max(s.Openings, 1)
+		b.lastDelay = s.Delay
+		b.probeBy.Store(int64(sat.AddDur(time.Duration(now), s.Remaining)))
+		b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
+		// A new spell, even from HalfOpen (a notice was missed): its
+		// probes are not the last spell's.
+		b.enterLocked(now, HalfOpen)
+	case Closed:
+		if from != Closed {
+			b.openings = 0
+			b.enterLocked(now, Closed)
+		}
+	default:
+		if from != s.State {
+			b.openings = 0
+			if s.State == ForcedOpen {
+				b.openErr.Store(&OpenError{Name: b.s.Name, State: ForcedOpen})
+			}
+			b.enterLocked(now, s.State)
+		}
+	}
+	b.mu.Unlock()
+	b.notify(t)
+}
+
+// stepRun sets the open schedule to where k openings in a row leave it,
+// so that the next opening waits the (k+1)-th delay.
+func (b *Breaker) stepRun(k int) {
+	b.run.Reset(b.s.Random.Seed())
+	for range k {
+		if _, ok := b.run.Next(0, 0); !ok {
+			break
+		}
+	}
+}
+
+// claim takes a fleet-wide probe slot for the half-open word w, and
+// reports whether the call may go on as a probe. While the store is
+// unreachable the local breaker decides alone.
+func (b *Breaker) claim(w uint64) (gen uint64, claimed, ok bool) {
+	f := b.fleet
+	if f.full.Load() == w&sameMask {
+		return 0, false, false
+	}
+	if !f.ok.Load() {
+		return 0, false, true
+	}
+	b.mu.Lock()
+	gen = f.gen
+	b.mu.Unlock()
+	got, err := f.link.Claim(gen, b.s.HalfOpenProbes)
+	if err != nil {
+		if down(err) {
+			f.ok.Store(false)
+			return 0, false, true
+		}
+		return 0, false, false // not known down: refuse rather than probe twice
+	}
+	if !got {
+		f.full.Store(w & sameMask)
+		return 0, false, false
+	}
+	return gen, true, true
+}

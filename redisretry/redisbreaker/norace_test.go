@@ -1,0 +1,5 @@
+//go:build !race
+
+package redisbreaker_test
+
+const raceEnabled = false

@@ -156,8 +156,9 @@ type Config struct {
 	// in Redis; see docs/fleet.md for the consistency it gives. The
 	// closed path is unchanged: outcomes are counted locally and sent in
 	// batches (SharedFlush). A breaker with a store runs a goroutine:
-	// Close it when done. CountWindow cannot be used with it (an error);
-	// nor can a Registry.
+	// Close it when done. A Registry shares each target's breaker under
+	// the target's name (Registry.Close closes them). CountWindow cannot
+	// be used with it (an error).
 	Shared Store
 
 	// SharedFlush is how often the breaker sends its counts to Shared

@@ -252,8 +252,47 @@ func TestFleetConfigErrors(t *testing.T) {
 	if _, err := breaker.New(breaker.Config{Shared: store, CountWindow: 10}); err == nil || !strings.Contains(err.Error(), "CountWindow") {
 		t.Errorf("CountWindow with a store: %v", err)
 	}
-	if _, err := breaker.NewRegistry(breaker.Config{Shared: store}, 0); err == nil || !strings.Contains(err.Error(), "Shared") {
-		t.Errorf("Registry with a store: %v", err)
+}
+
+// Two registries, as in two instances, share each target's breaker
+// through one store: failures seen by the first open the target in both,
+// and other targets stay closed. Close stops every flusher (TestMain
+// checks for leaks).
+func TestFleetRegistry(t *testing.T) {
+	clock := clockcap.Virtual(epoch)
+	store := breaker.NewMemStore(clock)
+	c := breaker.Config{Clock: clock, Random: randcap.Seeded(1), Shared: store, SharedFlush: -1, ConsecutiveFailures: 3}
+	var regs [2]*breaker.Registry
+	for i := range regs {
+		r, err := breaker.NewRegistry(c, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if err := r.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		})
+		regs[i] = r
+	}
+	a0, a1 := regs[0].Get("https://a:443"), regs[1].Get("https://a:443")
+	b1 := regs[1].Get("https://b:443")
+	for range 3 {
+		p, err := a0.Allow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a0.Record(p, verdict.Failure)
+	}
+	for _, b := range []*breaker.Breaker{a0, a1, b1} {
+		b.Flush()
+	}
+	got := []breaker.State{a0.State(), a1.State(), b1.State()}
+	if diff := cmp.Diff([]breaker.State{breaker.Open, breaker.Open, breaker.Closed}, got); diff != "" {
+		t.Errorf("states of a in both registries and b (-want +got):\n%s", diff)
+	}
+	if _, err := a1.Allow(); !errors.Is(err, breaker.ErrOpen) {
+		t.Errorf("the second registry's breaker of a admitted a call: %v", err)
 	}
 }
 

@@ -2,7 +2,6 @@ package breaker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"log/slog"
@@ -48,9 +47,6 @@ func NewRegistry(c Config, max int) (*Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Shared != nil {
-		return nil, errors.New("breaker: NewRegistry with Config.Shared: a registry does not share its breakers; make each with New")
-	}
 	r := &Registry{}
 	make := func(target string) *Breaker {
 		t := s
@@ -59,10 +55,37 @@ func NewRegistry(c Config, max int) (*Registry, error) {
 			t.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker registry full; new targets share one breaker",
 				slog.Int("max", max), slog.String("breaker", Overflow))
 		}
-		return build(t, false)
+		b := build(t, false)
+		if t.Shared != nil {
+			if err := b.join(); err != nil {
+				// The store refused the name: this target's breaker
+				// judges alone, and says so once.
+				b.fleet = nil
+				if t.Logger != nil {
+					t.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker not shared: the store refused it",
+						slog.String("breaker", target), slog.Any("err", err))
+				}
+			}
+		}
+		return b
 	}
 	r.m = keyed.New(max, Overflow, make)
 	return r, nil
+}
+
+// Close closes every breaker of the registry (see Breaker.Close): with
+// Config.Shared, each target's breaker runs a flusher that Close stops.
+// The breakers keep working on their own counts; a target first seen
+// after Close gets a breaker that is shared again, so close a registry
+// only when its calls are over. Close returns the first error.
+func (r *Registry) Close() error {
+	var first error
+	for _, b := range r.m.All() {
+		if err := b.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // Get returns target's breaker, making it on first use.

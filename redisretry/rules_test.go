@@ -325,7 +325,7 @@ func TestMasterDown(t *testing.T) {
 // and in a pipeline; one that is not; a prefix outside the known ones;
 // a port where no server listens.
 func TestObserver(t *testing.T) {
-	s := startServer(t)
+	s := redistest.Start(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -339,10 +339,10 @@ func TestObserver(t *testing.T) {
 	const always = `return redis.error_reply(ARGV[1])`
 	retried := func(label string) []obstest.Seen {
 		return []obstest.Seen{
-			{Kind: retry.Attempted, Target: s.addr, Attempt: 1, Label: label},
-			{Kind: retry.Retrying, Target: s.addr, Attempt: 1, Label: label},
-			{Kind: retry.Attempted, Target: s.addr, Attempt: 2},
-			{Kind: retry.Recovered, Target: s.addr, Attempt: 2, Label: label},
+			{Kind: retry.Attempted, Target: s.Addr, Attempt: 1, Label: label},
+			{Kind: retry.Retrying, Target: s.Addr, Attempt: 1, Label: label},
+			{Kind: retry.Attempted, Target: s.Addr, Attempt: 2},
+			{Kind: retry.Recovered, Target: s.Addr, Attempt: 2, Label: label},
 		}
 	}
 	for _, tc := range []struct {
@@ -351,10 +351,10 @@ func TestObserver(t *testing.T) {
 		run  func(ctx context.Context, rdb *redis.Client, key string) error
 		want []obstest.Seen
 	}{
-		{"loading", s.addr, func(ctx context.Context, rdb *redis.Client, key string) error {
+		{"loading", s.Addr, func(ctx context.Context, rdb *redis.Client, key string) error {
 			return rdb.Eval(ctx, once("LOADING Redis is loading the dataset in memory"), []string{key}).Err()
 		}, retried("loading")},
-		{"pipeline", s.addr, func(ctx context.Context, rdb *redis.Client, key string) error {
+		{"pipeline", s.Addr, func(ctx context.Context, rdb *redis.Client, key string) error {
 			pipe := rdb.Pipeline()
 			pipe.Get(ctx, "x")
 			pipe.Eval(ctx, once("TRYAGAIN Multiple keys request during rehashing of slot"), []string{key})
@@ -364,18 +364,18 @@ func TestObserver(t *testing.T) {
 			}
 			return err
 		}, retried("tryagain")},
-		{"busy", s.addr, func(ctx context.Context, rdb *redis.Client, key string) error {
+		{"busy", s.Addr, func(ctx context.Context, rdb *redis.Client, key string) error {
 			if err := rdb.Eval(ctx, always, nil, "BUSY Redis is busy running a script").Err(); redisretry.Code(err) != "BUSY" {
 				return fmt.Errorf("got %v, want BUSY", err)
 			}
 			return nil
-		}, []obstest.Seen{{Kind: retry.Attempted, Target: s.addr, Attempt: 1, Label: "busy"}}},
-		{"any-prefix", s.addr, func(ctx context.Context, rdb *redis.Client, key string) error {
+		}, []obstest.Seen{{Kind: retry.Attempted, Target: s.Addr, Attempt: 1, Label: "busy"}}},
+		{"any-prefix", s.Addr, func(ctx context.Context, rdb *redis.Client, key string) error {
 			if err := rdb.Eval(ctx, always, nil, "NOTAPREFIX made up by a script").Err(); redisretry.Code(err) != "NOTAPREFIX" {
 				return fmt.Errorf("got %v, want NOTAPREFIX", err)
 			}
 			return nil
-		}, []obstest.Seen{{Kind: retry.Attempted, Target: s.addr, Attempt: 1, Label: "error"}}},
+		}, []obstest.Seen{{Kind: retry.Attempted, Target: s.Addr, Attempt: 1, Label: "error"}}},
 		{"dial", closed, func(ctx context.Context, rdb *redis.Client, key string) error {
 			if err := rdb.Get(ctx, key).Err(); redisretry.Code(err) != "refused" {
 				return fmt.Errorf("got %v, want refused", err)

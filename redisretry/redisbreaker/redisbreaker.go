@@ -123,11 +123,17 @@ func (s *Store) Keys(name string) (state, window, probes, channel string) {
 func (s *Store) Join(name string, window time.Duration, apply func(breaker.SharedState)) (breaker.Link, error) {
 	l := &link{s: s, width: max(window/10, time.Millisecond).Microseconds(), done: make(chan struct{})}
 	l.keys[0], l.keys[1], l.keys[2], l.channel = s.Keys(name)
-	l.ps = s.rdb.Subscribe(context.Background(), l.channel)
+	// The subscription is made on the link's goroutine, so that Join
+	// never waits for a dial; a failed one is made again when the
+	// channel reconnects, which remembers its channels.
+	l.ps = s.rdb.Subscribe(context.Background())
 	ch := l.ps.Channel(redis.WithChannelHealthCheckInterval(time.Second), redis.WithChannelPingTimeout(s.timeout*4),
 		redis.WithChannelReconnectTimeout(s.timeout*4))
 	go func() {
 		defer close(l.done)
+		ctx, cancel := context.WithTimeout(context.Background(), s.timeout*4)
+		_ = l.ps.Subscribe(ctx, l.channel)
+		cancel()
 		for m := range ch {
 			if st, err := parseState(m.Payload); err == nil {
 				apply(st)

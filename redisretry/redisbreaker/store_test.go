@@ -2,6 +2,8 @@ package redisbreaker_test
 
 import (
 	"errors"
+	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -190,5 +192,72 @@ func BenchmarkClosed(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// A Redis that accepts connections and never answers does not hold up
+// New, nor a Registry's first Get of a target: the subscription is made
+// on the link's own goroutine. The bound below is a hang detector, far
+// above the instant New takes and far below the client's read timeout.
+func TestJoinDoesNotWait(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c) // held open, never answered
+			mu.Unlock()
+		}
+	}()
+	hangUp := func() {
+		l.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	}
+	t.Cleanup(hangUp)
+	// go-redis bounds a subscription's reads by ReadTimeout, not by the
+	// context: a Join that subscribed in place would wait that long.
+	rdb := redis.NewClient(&redis.Options{Addr: l.Addr().String(), ContextTimeoutEnabled: true, MaxRetries: -1, ReadTimeout: time.Minute})
+	t.Cleanup(func() { rdb.Close() })
+	store, err := redisbreaker.New(redisbreaker.Config{Client: rdb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *breaker.Registry, 1)
+	go func() {
+		r, err := breaker.NewRegistry(breaker.Config{Shared: store}, 0)
+		if err != nil {
+			t.Error(err)
+			done <- nil
+			return
+		}
+		r.Get("https://a:443")
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		if r == nil {
+			return
+		}
+		p, err := r.Get("https://a:443").Allow()
+		if err != nil {
+			t.Errorf("a new shared breaker refused a call: %v", err)
+		}
+		r.Get("https://a:443").Record(p, verdict.Success)
+		hangUp() // so that the subscription's pending read ends now
+		r.Close()
+	case <-time.After(20 * time.Second):
+		t.Fatal("Registry.Get of a shared breaker waited for a Redis that does not answer")
 	}
 }

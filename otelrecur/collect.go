@@ -2,39 +2,13 @@ package otelrecur
 
 import (
 	"context"
+	"github.com/recur-go/recur/internal/fold"
 	"math"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 
-	"github.com/recur-go/recur/breaker"
-	"github.com/recur-go/recur/budget"
 )
-
-// stateValue is the gauge value of s: 0 closed, 1 half-open, 2 open. An
-// operator's ForcedOpen refuses calls as Open does and reports 2;
-// Disabled and MetricsOnly let every call through and report 0.
-func stateValue(s breaker.State) int64 {
-	switch s {
-	case breaker.HalfOpen:
-		return 1
-	case breaker.Open, breaker.ForcedOpen:
-		return 2
-	}
-	return 0
-}
-
-// admitLocked returns the recur.target value under which target's data
-// points are reported: target itself while fewer than m.max targets are
-// in seen, else Overflow. A target once admitted stays, so that no
-// counter moves between values from one collection to the next.
-func (m *Metrics) admitLocked(seen map[string]bool, target string) string {
-	if target == Overflow || (!seen[target] && len(seen) >= m.max) {
-		return Overflow
-	}
-	seen[target] = true
-	return target
-}
 
 // setLocked returns the attribute set {client, target} as an option.
 func (m *Metrics) setLocked(target string) metric.MeasurementOption {
@@ -44,13 +18,6 @@ func (m *Metrics) setLocked(target string) metric.MeasurementOption {
 		m.sets[target] = o
 	}
 	return o
-}
-
-// breakerRow is what one recur.target value reports: the worst state of
-// the breakers folded into it and the sums of their counts.
-type breakerRow struct {
-	state              int64
-	openings, rejected uint64
 }
 
 // collect is the callback of the observable instruments: it reads the
@@ -67,64 +34,17 @@ func (m *Metrics) collect(_ context.Context, o metric.Observer) error {
 }
 
 func (m *Metrics) collectBreakers(o metric.Observer) {
-	rows := map[string]*breakerRow{}
-	var order []string
-	add := func(target string, b *breaker.Breaker) {
-		label := m.admitLocked(m.bTargets, target)
-		s := b.Stats()
-		r := rows[label]
-		if r == nil {
-			r = &breakerRow{}
-			rows[label] = r
-			order = append(order, label)
-		}
-		r.state = max(r.state, stateValue(s.State))
-		r.openings += s.Opened
-		r.rejected += s.Rejected
-	}
-	if m.breakerReg != nil {
-		for target, b := range m.breakerReg.All() {
-			add(target, b)
-		}
-	}
-	for _, n := range m.breakers {
-		add(n.target, n.b)
-	}
-	for _, label := range order {
-		r, set := rows[label], m.setLocked(label)
-		o.ObserveInt64(m.state, r.state, set)
-		o.ObserveInt64(m.openings, clampInt64(r.openings), set)
-		o.ObserveInt64(m.rejections, clampInt64(r.rejected), set)
+	for _, r := range fold.Breakers(m.bLabels, m.breakerReg, m.breakers) {
+		set := m.setLocked(r.Label)
+		o.ObserveInt64(m.state, r.State, set)
+		o.ObserveInt64(m.openings, clampInt64(r.Opened), set)
+		o.ObserveInt64(m.rejections, clampInt64(r.Rejected), set)
 	}
 }
 
 func (m *Metrics) collectBudgets(o metric.Observer) {
-	tokens := map[string]float64{} // the least left among the buckets folded into a value
-	var order []string
-	add := func(target string, b budget.Budget) {
-		tb, ok := b.(*budget.TokenBucket)
-		if !ok {
-			return // Ratio and Adaptive keep no tokens
-		}
-		label := m.admitLocked(m.gTargets, target)
-		t := tb.Tokens()
-		if old, ok := tokens[label]; ok {
-			tokens[label] = math.Min(old, t)
-			return
-		}
-		tokens[label] = t
-		order = append(order, label)
-	}
-	if m.budgetReg != nil {
-		for target, b := range m.budgetReg.All() {
-			add(target, b)
-		}
-	}
-	for _, n := range m.budgets {
-		add(n.target, n.b)
-	}
-	for _, label := range order {
-		o.ObserveFloat64(m.tokens, tokens[label], m.setLocked(label))
+	for _, r := range fold.Tokens(m.gLabels, m.budgetReg, m.budgets) {
+		o.ObserveFloat64(m.tokens, r.Tokens, m.setLocked(r.Label))
 	}
 }
 

@@ -3,6 +3,7 @@ package otelrecur
 import (
 	"context"
 	"errors"
+	"github.com/recur-go/recur/internal/keyed"
 	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -67,8 +68,8 @@ func (m *Metrics) build(meter metric.Meter, buckets []float64) error {
 	if err != nil {
 		return err
 	}
-	m.targets = newCapped(m.max, m.newTarget)
-	m.reasons = newCapped(MaxReasons, func(r string) string { return r })
+	m.targets = keyed.New(m.max, Overflow, m.newTarget)
+	m.reasons = keyed.New(MaxReasons, Overflow, func(r string) string { return r })
 	return nil
 }
 
@@ -82,14 +83,14 @@ type target struct {
 	record   []metric.RecordOption // the same, for the histogram
 	attempts [len(verdicts)]atomic.Pointer[[]metric.AddOption]
 	giveups  [len(reasons)]atomic.Pointer[[]metric.AddOption]
-	retries  *capped[[]metric.AddOption]
+	retries  *keyed.Map[[]metric.AddOption]
 }
 
 func (m *Metrics) newTarget(name string) *target {
 	opt := metric.WithAttributeSet(attribute.NewSet(m.client, TargetKey.String(name)))
 	t := &target{m: m, name: name, add: []metric.AddOption{opt}, record: []metric.RecordOption{opt}}
 	// At most MaxReasons reasons and Overflow reach it, through m.reasons.
-	t.retries = newCapped(MaxReasons+1, func(r string) []metric.AddOption { return t.with(ReasonKey.String(r)) })
+	t.retries = keyed.New(MaxReasons+1, Overflow, func(r string) []metric.AddOption { return t.with(ReasonKey.String(r)) })
 	return t
 }
 
@@ -114,7 +115,7 @@ func (t *target) lazy(p *atomic.Pointer[[]metric.AddOption], kv attribute.KeyVal
 // recording. Once the target and reason have been seen it takes no lock
 // of its own and builds no attribute set.
 func (m *Metrics) Observe(ctx context.Context, e retry.Event) {
-	t := m.targets.get(e.Target)
+	t := m.targets.Get(e.Target)
 	switch e.Kind {
 	case retry.Attempted:
 		if e.Attempt == 1 {
@@ -129,7 +130,7 @@ func (m *Metrics) Observe(ctx context.Context, e retry.Event) {
 		if label == "" {
 			label = Unlabeled
 		}
-		m.retries.Add(ctx, 1, t.retries.get(m.reasons.get(label))...)
+		m.retries.Add(ctx, 1, t.retries.Get(m.reasons.Get(label))...)
 		if span := trace.SpanFromContext(ctx); span.IsRecording() {
 			m.retryEvent(span, e, label)
 		}

@@ -3,6 +3,8 @@ package otelrecur
 import (
 	"errors"
 	"fmt"
+	"github.com/recur-go/recur/internal/fold"
+	"github.com/recur-go/recur/internal/keyed"
 	"math"
 	"sync"
 	"unicode/utf8"
@@ -164,29 +166,19 @@ type Metrics struct {
 	tokens               metric.Float64ObservableGauge
 	reg                  metric.Registration
 
-	targets *capped[*target]
-	reasons *capped[string]
+	targets *keyed.Map[*target]
+	reasons *keyed.Map[string]
 
 	breakerReg *breaker.Registry
 	budgetReg  *budget.Registry
 
 	mu       sync.Mutex // guards what the callback reads below
-	breakers []namedBreaker
-	budgets  []namedBudget
-	bTargets map[string]bool                     // the targets with breaker data points of their own
-	gTargets map[string]bool                     // the same for budget data points
+	breakers []fold.Named[*breaker.Breaker]
+	budgets  []fold.Named[budget.Budget]
+	bLabels  *fold.Labels                        // the targets with breaker series of their own
+	gLabels  *fold.Labels                        // the same for budget series
 	sets     map[string]metric.MeasurementOption // {client, target} by target, for the callback
 	closed   bool
-}
-
-type namedBreaker struct {
-	target string
-	b      *breaker.Breaker
-}
-
-type namedBudget struct {
-	target string
-	b      budget.Budget
 }
 
 var _ retry.Observer = (*Metrics)(nil)
@@ -219,10 +211,11 @@ func New(c Config) (*Metrics, error) {
 	}
 	m := &Metrics{client: ClientKey.String(c.Client), max: c.MaxTargets, errorText: c.ErrorText,
 		breakerReg: c.Breakers, budgetReg: c.Budgets,
-		bTargets: map[string]bool{}, gTargets: map[string]bool{}, sets: map[string]metric.MeasurementOption{}}
+		sets: map[string]metric.MeasurementOption{}}
 	if m.max == 0 {
 		m.max = DefaultMaxTargets
 	}
+	m.bLabels, m.gLabels = fold.NewLabels(m.max), fold.NewLabels(m.max)
 	if err := m.build(mp.Meter(ScopeName), c.Buckets); err != nil {
 		return nil, fmt.Errorf("otelrecur: client %q: %w", c.Client, err)
 	}
@@ -259,12 +252,10 @@ func (m *Metrics) AddBreaker(target string, b *breaker.Breaker) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, n := range m.breakers {
-		if n.target == target {
-			return fmt.Errorf("otelrecur: AddBreaker: target %q already has a breaker", target)
-		}
+	var ok bool
+	if m.breakers, ok = fold.Add(m.breakers, target, b); !ok {
+		return fmt.Errorf("otelrecur: AddBreaker: target %q already has a breaker", target)
 	}
-	m.breakers = append(m.breakers, namedBreaker{target, b})
 	return nil
 }
 
@@ -278,12 +269,10 @@ func (m *Metrics) AddBudget(target string, b budget.Budget) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, n := range m.budgets {
-		if n.target == target {
-			return fmt.Errorf("otelrecur: AddBudget: target %q already has a budget", target)
-		}
+	var ok bool
+	if m.budgets, ok = fold.Add(m.budgets, target, b); !ok {
+		return fmt.Errorf("otelrecur: AddBudget: target %q already has a budget", target)
 	}
-	m.budgets = append(m.budgets, namedBudget{target, b})
 	return nil
 }
 

@@ -2,6 +2,7 @@ package promrecur
 
 import (
 	"context"
+	"github.com/recur-go/recur/internal/keyed"
 	"strings"
 	"sync/atomic"
 
@@ -70,8 +71,8 @@ func (m *Metrics) build(c Config) {
 	m.rejected = prometheus.NewDesc(nameRejected, "Calls the circuit breaker refused.", []string{"target"}, constant)
 	m.tokens = prometheus.NewDesc(nameTokens, "Tokens left in the target's retry budget (token buckets only); retries stop at half the maximum.", []string{"target"}, constant)
 
-	m.targets = newCapped(m.max, m.newTarget)
-	m.reasons = newCapped(MaxReasons, labelValue)
+	m.targets = keyed.New(m.max, Overflow, m.newTarget)
+	m.reasons = keyed.New(MaxReasons, Overflow, labelValue)
 }
 
 // target holds one target's series, resolved once so that an event costs
@@ -82,7 +83,7 @@ type target struct {
 	duration                    prometheus.Observer
 	attempts                    [len(verdicts)]atomic.Pointer[prometheus.Counter]
 	giveups                     [len(reasons)]atomic.Pointer[prometheus.Counter]
-	retries                     *capped[prometheus.Counter]
+	retries                     *keyed.Map[prometheus.Counter]
 }
 
 // labelValue is s made fit for a label value: Prometheus takes only
@@ -98,7 +99,7 @@ func (m *Metrics) newTarget(name string) *target {
 		duration:  m.duration.WithLabelValues(name),
 	}
 	// At most MaxReasons reasons and Overflow reach it, through m.reasons.
-	t.retries = newCapped(MaxReasons+1, func(r string) prometheus.Counter { return m.retries.WithLabelValues(name, r) })
+	t.retries = keyed.New(MaxReasons+1, Overflow, func(r string) prometheus.Counter { return m.retries.WithLabelValues(name, r) })
 	return t
 }
 
@@ -117,7 +118,7 @@ func lazy(p *atomic.Pointer[prometheus.Counter], vec *prometheus.CounterVec, tar
 // documentation for which event feeds which series). It takes no lock
 // and allocates nothing once the target and label have been seen.
 func (m *Metrics) Observe(_ context.Context, e retry.Event) {
-	t := m.targets.get(e.Target)
+	t := m.targets.Get(e.Target)
 	switch e.Kind {
 	case retry.Attempted:
 		if e.Attempt == 1 {
@@ -132,7 +133,7 @@ func (m *Metrics) Observe(_ context.Context, e retry.Event) {
 		if label == "" {
 			label = Unlabeled
 		}
-		t.retries.get(m.reasons.get(label)).Inc()
+		t.retries.Get(m.reasons.Get(label)).Inc()
 	case retry.GaveUp:
 		if e.Attempt == 0 {
 			t.calls.Inc()

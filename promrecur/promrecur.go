@@ -3,6 +3,8 @@ package promrecur
 import (
 	"errors"
 	"fmt"
+	"github.com/recur-go/recur/internal/fold"
+	"github.com/recur-go/recur/internal/keyed"
 	"math"
 	"sync"
 	"unicode/utf8"
@@ -82,8 +84,8 @@ type Metrics struct {
 	calls, attempts, retries, throttled, giveups, recovered *prometheus.CounterVec
 	duration                                                *prometheus.HistogramVec
 
-	targets *capped[*target]
-	reasons *capped[string]
+	targets *keyed.Map[*target]
+	reasons *keyed.Map[string]
 
 	state, opened, rejected, tokens *prometheus.Desc
 
@@ -91,20 +93,10 @@ type Metrics struct {
 	budgetReg  *budget.Registry
 
 	mu       sync.Mutex // guards what the scrape reads below
-	breakers []namedBreaker
-	budgets  []namedBudget
-	bTargets map[string]bool // the targets with breaker series of their own
-	gTargets map[string]bool // the same for budget series
-}
-
-type namedBreaker struct {
-	target string
-	b      *breaker.Breaker
-}
-
-type namedBudget struct {
-	target string
-	b      budget.Budget
+	breakers []fold.Named[*breaker.Breaker]
+	budgets  []fold.Named[budget.Budget]
+	bLabels  *fold.Labels // the targets with breaker series of their own
+	gLabels  *fold.Labels // the same for budget series
 }
 
 var (
@@ -138,10 +130,11 @@ func New(c Config) (*Metrics, error) {
 	}
 	m := &Metrics{reg: c.Registerer, max: c.MaxTargets,
 		breakerReg: c.Breakers, budgetReg: c.Budgets,
-		bTargets: map[string]bool{}, gTargets: map[string]bool{}}
+	}
 	if m.max == 0 {
 		m.max = DefaultMaxTargets
 	}
+	m.bLabels, m.gLabels = fold.NewLabels(m.max), fold.NewLabels(m.max)
 	m.build(c)
 	if err := c.Registerer.Register(m); err != nil {
 		var dup prometheus.AlreadyRegisteredError

@@ -1,0 +1,172 @@
+// Package fold turns the breakers and budgets that a metrics exporter
+// reports into one row per target label, read at collection time from
+// their Stats, with the number of labels capped.
+//
+// A metrics client reports at most a cap of distinct targets; the rest
+// are folded into one label, Overflow. A folded row reports the worst
+// state of its breakers (open over half-open over closed), the sums of
+// their counters and the fewest tokens of its token buckets, so that an
+// alert on the overflow label still fires. A target that has had a label
+// of its own keeps it, so that no counter moves between labels from one
+// collection to the next. The Prometheus and OpenTelemetry modules share
+// these rules through this package.
+package fold
+
+import (
+	"iter"
+	"math"
+
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
+)
+
+// Overflow is the label of the targets past the cap: the name a full
+// breaker.Registry gives its shared breaker.
+const Overflow = breaker.Overflow
+
+// Labels admits targets as labels, up to a cap. It is not safe for
+// concurrent use: an exporter calls it under its collection lock.
+type Labels struct {
+	max  int
+	seen map[string]bool
+}
+
+// NewLabels returns Labels that admit up to max targets.
+func NewLabels(max int) *Labels { return &Labels{max: max, seen: map[string]bool{}} }
+
+// Admit returns the label of target: target itself if it already has
+// one or fewer than the cap do, else Overflow.
+func (l *Labels) Admit(target string) string {
+	if target == Overflow || (!l.seen[target] && len(l.seen) >= l.max) {
+		return Overflow
+	}
+	l.seen[target] = true
+	return target
+}
+
+// Named is a breaker or a budget that no registry holds, with the target
+// it is reported under.
+type Named[T any] struct {
+	Target string
+	Of     T
+}
+
+// StateValue is the gauge value of s: 0 closed, 1 half-open, 2 open. An
+// operator's ForcedOpen refuses calls as Open does and reports 2;
+// Disabled and MetricsOnly let every call through and report 0.
+func StateValue(s breaker.State) int64 {
+	switch s {
+	case breaker.HalfOpen:
+		return 1
+	case breaker.Open, breaker.ForcedOpen:
+		return 2
+	}
+	return 0
+}
+
+// BreakerRow is what one label reports of its breakers.
+type BreakerRow struct {
+	Label string
+	// State is the worst StateValue of the breakers folded into the label.
+	State int64
+	// Opened and Rejected are the sums of their Stats' counters.
+	Opened, Rejected uint64
+}
+
+// Breakers returns a row per label for the breakers of reg (which may be
+// nil) and extra, in the order their labels were first seen.
+func Breakers(l *Labels, reg *breaker.Registry, extra []Named[*breaker.Breaker]) []BreakerRow {
+	var rows []BreakerRow
+	at := map[string]int{}
+	var all iter.Seq2[string, *breaker.Breaker]
+	if reg != nil {
+		all = reg.All()
+	}
+	for target, b := range each(all, extra) {
+		label := l.Admit(target)
+		s := b.Stats()
+		i, ok := at[label]
+		if !ok {
+			i = len(rows)
+			at[label] = i
+			rows = append(rows, BreakerRow{Label: label})
+		}
+		r := &rows[i]
+		r.State = max(r.State, StateValue(s.State))
+		r.Opened = addSat(r.Opened, s.Opened)
+		r.Rejected = addSat(r.Rejected, s.Rejected)
+	}
+	return rows
+}
+
+// TokenRow is what one label reports of its token buckets.
+type TokenRow struct {
+	Label string
+	// Tokens is the fewest tokens left among the buckets folded into the
+	// label.
+	Tokens float64
+}
+
+// Tokens returns a row per label for the token buckets of reg (which may
+// be nil) and extra, in the order their labels were first seen. The other
+// budgets keep no tokens and have no row.
+func Tokens(l *Labels, reg *budget.Registry, extra []Named[budget.Budget]) []TokenRow {
+	var rows []TokenRow
+	at := map[string]int{}
+	var all iter.Seq2[string, budget.Budget]
+	if reg != nil {
+		all = reg.All()
+	}
+	for target, b := range each(all, extra) {
+		tb, ok := b.(*budget.TokenBucket)
+		if !ok {
+			continue
+		}
+		label := l.Admit(target)
+		t := tb.Tokens()
+		if i, ok := at[label]; ok {
+			rows[i].Tokens = math.Min(rows[i].Tokens, t)
+			continue
+		}
+		at[label] = len(rows)
+		rows = append(rows, TokenRow{Label: label, Tokens: t})
+	}
+	return rows
+}
+
+// each yields all's entries (if all is not nil) and then extra's.
+func each[T any](all iter.Seq2[string, T], extra []Named[T]) iter.Seq2[string, T] {
+	return func(yield func(string, T) bool) {
+		if all != nil {
+			for k, v := range all {
+				if !yield(k, v) {
+					return
+				}
+			}
+		}
+		for _, n := range extra {
+			if !yield(n.Target, n.Of) {
+				return
+			}
+		}
+	}
+}
+
+// addSat returns a+b, or the largest uint64 if that overflows.
+func addSat(a, b uint64) uint64 {
+	if s := a + b; s >= a {
+		return s
+	}
+	return math.MaxUint64
+}
+
+// Add returns list with target's entry v appended, and true; or list as
+// it is, and false, if target already has an entry.
+func Add[T any](list []Named[T], target string, v T) ([]Named[T], bool) {
+	for _, n := range list {
+		if n.Target == target {
+			return list, false
+		}
+	}
+	return append(list, Named[T]{Target: target, Of: v}), true
+}

@@ -1,0 +1,97 @@
+package fold_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
+	"github.com/recur-go/recur/internal/fold"
+	"github.com/recur-go/recur/verdict"
+)
+
+func TestLabels(t *testing.T) {
+	l := fold.NewLabels(2)
+	var got []string
+	for _, target := range []string{"a", fold.Overflow, "b", "c", "a", "b", "d"} {
+		got = append(got, l.Admit(target))
+	}
+	want := []string{"a", fold.Overflow, "b", fold.Overflow, "a", "b", fold.Overflow}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("labels (-want +got):\n%s", diff)
+	}
+}
+
+// Past the cap, breakers fold into Overflow with the worst state and the
+// sums of their counters; a target admitted once keeps its label.
+func TestBreakers(t *testing.T) {
+	reg, err := breaker.NewRegistry(breaker.Config{ConsecutiveFailures: 1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fail := func(b *breaker.Breaker) {
+		p, err := b.Allow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Record(p, verdict.Failure)
+		b.Allow() // refused
+	}
+	fail(reg.Get("a"))
+	reg.Get("b")
+	fail(reg.Get("c"))
+	lone, err := breaker.New(breaker.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lone.ForceOpen()
+	l := fold.NewLabels(2)
+	got := fold.Breakers(l, reg, []fold.Named[*breaker.Breaker]{{Target: "z", Of: lone}})
+	want := []fold.BreakerRow{
+		{Label: "a", State: 2, Opened: 1, Rejected: 1},
+		{Label: "b"},
+		{Label: fold.Overflow, State: 2, Opened: 1, Rejected: 1}, // c, and z forced open (not counted as opened)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, fold.Breakers(l, reg, []fold.Named[*breaker.Breaker]{{Target: "z", Of: lone}})); diff != "" {
+		t.Errorf("second collection (-want +got):\n%s", diff)
+	}
+	if got := fold.Breakers(fold.NewLabels(2), nil, nil); got != nil {
+		t.Errorf("no breakers: %v", got)
+	}
+}
+
+// Token buckets fold into the fewest tokens; other budgets have no row.
+func TestTokens(t *testing.T) {
+	reg, err := budget.NewRegistry(budget.TokenBucketConfig{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Get("a")
+	for range 3 {
+		reg.Get("b").Record(verdict.Failure)
+	}
+	reg.Get("c").Record(verdict.Failure)
+	ratio, err := budget.RatioConfig{}.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fold.Tokens(fold.NewLabels(1), reg, []fold.Named[budget.Budget]{{Target: "r", Of: ratio}})
+	want := []fold.TokenRow{{Label: "a", Tokens: 10}, {Label: fold.Overflow, Tokens: 7}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+}
+
+func TestStateValue(t *testing.T) {
+	got := map[breaker.State]int64{}
+	for _, s := range []breaker.State{breaker.Closed, breaker.HalfOpen, breaker.Open, breaker.ForcedOpen, breaker.Disabled, breaker.MetricsOnly} {
+		got[s] = fold.StateValue(s)
+	}
+	want := map[breaker.State]int64{breaker.Closed: 0, breaker.HalfOpen: 1, breaker.Open: 2, breaker.ForcedOpen: 2, breaker.Disabled: 0, breaker.MetricsOnly: 0}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/budget"
+	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -18,8 +19,8 @@ import (
 //
 // With Options.Observer nil the runner's cost is unchanged: no clock
 // read, no allocation. With one set, every attempt is timed with two reads
-// of Options.Clock, and a call whose first attempt succeeds reports one
-// Attempted event.
+// of Options.Clock (of the monotonic clock alone, with the real clock),
+// and a call whose first attempt succeeds reports one Attempted event.
 type Observer interface {
 	Observe(ctx context.Context, e Event)
 }
@@ -91,9 +92,36 @@ func (k EventKind) String() string {
 
 // attempted reports the end of attempt n, started at start, to the
 // Observer, which is not nil.
-func (o *Options) attempted(ctx context.Context, n int, start time.Time, jd Judgement, err error) {
+func (o *Options) attempted(ctx context.Context, n int, start mark, jd Judgement, err error) {
 	o.Observer.Observe(ctx, Event{Kind: Attempted, Target: o.Target, Attempt: n, Verdict: jd.Verdict,
-		Elapsed: o.clock().Now().Sub(start), Label: jd.Reason, Err: err})
+		Elapsed: o.since(start), Label: jd.Reason, Err: err})
+}
+
+// mark is when an attempt started: with the real clock, the monotonic
+// clock's reading since monoEpoch, which costs one read where time.Now
+// costs two (wall and monotonic); with another clock, its reading.
+type mark struct {
+	mono time.Duration
+	at   time.Time
+}
+
+// monoEpoch is the origin of the real clock's marks.
+var monoEpoch = time.Now()
+
+// mark returns the time now, to time an attempt from.
+func (o *Options) mark() mark {
+	if c := o.clock(); c != clockcap.Real() {
+		return mark{at: c.Now()}
+	}
+	return mark{mono: time.Since(monoEpoch)}
+}
+
+// since returns the time elapsed since m.
+func (o *Options) since(m mark) time.Duration {
+	if c := o.clock(); c != clockcap.Real() {
+		return c.Now().Sub(m.at)
+	}
+	return time.Since(monoEpoch) - m.mono
 }
 
 // refused reports to the Observer, which is not nil, a call that the

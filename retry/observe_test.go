@@ -168,3 +168,18 @@ func TestEventKindString(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestObserverRealClock: with the real clock an attempt's Elapsed covers
+// the time it took.
+func TestObserverRealClock(t *testing.T) {
+	var got events
+	o := retry.Options{Observer: &got}
+	const nap = 2 * time.Millisecond
+	retry.Retry(context.Background(), o, schedule.Times{N: 1}, func(context.Context) (int, error) {
+		time.Sleep(nap)
+		return 1, nil
+	})
+	if len(got) != 1 || got[0].Kind != retry.Attempted || got[0].Elapsed < nap {
+		t.Errorf("events = %+v, want one Attempted with Elapsed >= %v", got, nap)
+	}
+}

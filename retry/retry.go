@@ -117,7 +117,7 @@ func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, v
 // observed is first for a call with an Observer: the first attempt is
 // timed and reported.
 func observed[T any](ctx context.Context, o *Options, s schedule.Schedule, timed bool, t0 time.Time, rl *rules[T], op func(context.Context) (T, error)) (T, error) {
-	a0 := o.clock().Now()
+	a0 := o.mark()
 	if !o.guarded() {
 		v, err := invoke(ctx, o, op)
 		jd := rl.first(v, err)
@@ -296,9 +296,9 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		c.drop(rl.discard)
 		c.actx.number = attempt + 1
 		why := jd.Reason // what this retry recovers from
-		var a0 time.Time
+		var a0 mark
 		if o.Observer != nil {
-			a0 = clock.Now()
+			a0 = o.mark()
 		}
 		if !o.guarded() {
 			c.v, err = invoke(&c.actx, o, op)

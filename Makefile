@@ -40,6 +40,7 @@ MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
 # internal/exhaustive: every type switch over the schedule variants names
 # them all (make test runs it too, with the other tests).
 lint: vet tidy
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) tool staticcheck ./...
 	$(GO) test -count=1 ./internal/exhaustive
 	cd bench && $(STATICCHECK) ./...

@@ -115,7 +115,9 @@ func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, v
 }
 
 // observed is first for a call with an Observer: the first attempt is
-// timed and reported.
+// timed and reported. It is apart from first so that a call without an
+// Observer pays one check for it (folded into first, the checks cost a
+// timed first attempt 17 instructions more).
 func observed[T any](ctx context.Context, o *Options, s schedule.Schedule, timed bool, t0 time.Time, rl *rules[T], op func(context.Context) (T, error)) (T, error) {
 	a0 := o.mark()
 	if !o.guarded() {

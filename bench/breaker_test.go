@@ -74,7 +74,7 @@ var breakerLibs = []breakerLib{
 				if err != nil {
 					return err
 				}
-				b.Record(p, verdict.Success)
+				b.Record(&p, verdict.Success)
 				return nil
 			}
 		},
@@ -89,7 +89,7 @@ var breakerLibs = []breakerLib{
 				if fail {
 					v = verdict.Failure
 				}
-				b.Record(p, v)
+				b.Record(&p, v)
 				return false
 			}
 		},
@@ -256,7 +256,7 @@ func BenchmarkBreakerSlowCall(b *testing.B) {
 			if err != nil {
 				return err
 			}
-			recur.Record(p, verdict.Success)
+			recur.Record(&p, verdict.Success)
 			return nil
 		}},
 		{"recur-floor", func() error {
@@ -266,7 +266,7 @@ func BenchmarkBreakerSlowCall(b *testing.B) {
 				return err
 			}
 			sink += time.Since(since) - start
-			floor.Record(p, verdict.Success)
+			floor.Record(&p, verdict.Success)
 			return nil
 		}},
 		{"failsafe", func() error {

@@ -20,7 +20,7 @@ func benchClosed(b *testing.B, br *breaker.Breaker) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		br.Record(p, verdict.Success)
+		br.Record(&p, verdict.Success)
 	}
 }
 
@@ -32,7 +32,7 @@ func benchClosedParallel(b *testing.B, br *breaker.Breaker) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			br.Record(p, verdict.Success)
+			br.Record(&p, verdict.Success)
 		}
 	})
 }
@@ -79,7 +79,7 @@ func BenchmarkClosedOnePercentFailing(b *testing.B) {
 			if i++; i%100 == 0 {
 				v = verdict.Transient
 			}
-			br.Record(p, v)
+			br.Record(&p, v)
 		}
 	})
 }
@@ -89,7 +89,7 @@ func BenchmarkClosedOnePercentFailing(b *testing.B) {
 func BenchmarkRejectOpenParallel(b *testing.B) {
 	br := mustNew(b, breaker.Config{ConsecutiveFailures: 1, OpenFor: schedule.Exponential{Base: time.Hour, FactorPct: 100, Cap: time.Hour}})
 	p, _ := br.Allow()
-	br.Record(p, verdict.Failure)
+	br.Record(&p, verdict.Failure)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

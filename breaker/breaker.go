@@ -49,9 +49,10 @@ type Breaker struct {
 	fleet *fleet // the Config.Shared store's side, or nil
 }
 
-// Permit is the admission Allow gives a call. Pass it to the same
-// breaker's Record with the call's verdict, once. It is a small value; the
-// zero Permit records nothing.
+// Permit is the admission Allow gives a call. Pass its address to the same
+// breaker's Record with the call's verdict, once: Record marks it
+// recorded, so that recording it again counts nothing. It is a small
+// value; the zero Permit records nothing.
 type Permit struct {
 	w      uint64 // the breaker's word when it admitted the call, probes and armed bit masked
 	start  int64  // when, if the breaker times calls
@@ -203,13 +204,23 @@ func (b *Breaker) reject() (Permit, error) {
 // enough to a threshold that one more success could open it (a success
 // that brings the window up to MinCalls, say).
 //
-// Recording a probe's Permit a second time counts nothing: Stats counts
-// it in Duplicates and Config.Logger gets a record at Debug. A closed
-// breaker's permits carry no ticket, so there a second Record counts
-// again: record each Permit once.
-func (b *Breaker) Record(p Permit, v verdict.Verdict) {
+// Record marks *p recorded. Recording it again counts nothing: Stats
+// counts it in Duplicates and Config.Logger gets a record at Debug. So
+// does recording a copy of a half-open probe's Permit whose original was
+// recorded, since each probe carries a ticket; a copy of a closed
+// breaker's Permit is a second permit, so record the one Allow gave, not
+// copies of it. A nil p or the zero Permit records nothing.
+func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
+	if pp == nil {
+		return
+	}
+	p := *pp
+	pp.w = recorded
 	w := b.word.Load()
-	if p.w == 0 || w&sameMask != p.w {
+	if w&sameMask != p.w { // never true of the zero or a recorded Permit
+		if p.w == recorded {
+			b.duplicate()
+		}
 		return
 	}
 	counted := v == verdict.Success || v.Failed()
@@ -396,7 +407,6 @@ func (b *Breaker) probed(p Permit, v verdict.Verdict, counted, slow bool, now in
 		return
 	}
 	if !b.probes.give(p.slot, p.ticket) {
-		b.dups++
 		b.mu.Unlock()
 		b.duplicate()
 		return
@@ -475,8 +485,11 @@ func (b *Breaker) probesFail(c Counts) string {
 	return ""
 }
 
-// duplicate logs a Permit recorded twice.
+// duplicate counts and logs a Permit recorded twice.
 func (b *Breaker) duplicate() {
+	b.mu.Lock()
+	b.dups++
+	b.mu.Unlock()
 	if l := b.s.Logger; l != nil {
 		l.LogAttrs(context.Background(), slog.LevelDebug, "circuit breaker permit recorded twice; ignored",
 			slog.String("breaker", b.s.Name))

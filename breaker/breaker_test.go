@@ -23,7 +23,7 @@ func call(b *breaker.Breaker, v verdict.Verdict) error {
 	if err != nil {
 		return err
 	}
-	b.Record(p, v)
+	b.Record(&p, v)
 	return nil
 }
 
@@ -93,7 +93,7 @@ func TestOpensAfterConsecutiveFailuresAndFailsFast(t *testing.T) {
 			return err
 		}
 		downstream++
-		b.Record(p, verdict.Transient)
+		b.Record(&p, verdict.Transient)
 		return errors.New("connection refused")
 	}
 	for i := range 4 {
@@ -182,7 +182,7 @@ func TestSlowCalls(t *testing.T) {
 			t.Fatal(err)
 		}
 		clock.Advance(d)
-		b.Record(p, v)
+		b.Record(&p, v)
 	}
 	slow(verdict.Success, 999*time.Millisecond) // not slow
 	slow(verdict.Success, time.Second)          // slow
@@ -255,16 +255,16 @@ func TestHalfOpenProbes(t *testing.T) {
 		t.Errorf("half-open Remaining = %v, %v; want 0, true", d, ok)
 	}
 	// A probe that counts nothing frees its place.
-	b.Record(p1, verdict.Neutral)
+	b.Record(&p1, verdict.Neutral)
 	p3, err := b.Allow()
 	if err != nil {
 		t.Fatalf("no place after a neutral probe: %v", err)
 	}
-	b.Record(p2, verdict.Success)
+	b.Record(&p2, verdict.Success)
 	if s := b.State(); s != breaker.HalfOpen {
 		t.Fatalf("one of two probes succeeded: state %v; want half-open", s)
 	}
-	b.Record(p3, verdict.Success)
+	b.Record(&p3, verdict.Success)
 	if s := b.State(); s != breaker.Closed {
 		t.Fatalf("both probes succeeded: state %v; want closed", s)
 	}
@@ -302,7 +302,7 @@ func TestHalfOpenDecidesByRates(t *testing.T) {
 					clock.Advance(5 * time.Second)
 					v = S
 				}
-				b.Record(p, v)
+				b.Record(&p, v)
 			}
 			if s := b.State(); s != tt.want {
 				t.Errorf("after probes %v: %v; want %v", tt.probes, s, tt.want)
@@ -364,22 +364,70 @@ func TestDoubleRecordOfAProbe(t *testing.T) {
 	clock.Advance(5 * time.Second)
 	p1, _ := b.Allow()
 	p2, _ := b.Allow()
-	b.Record(p1, verdict.Success)
-	b.Record(p1, verdict.Success) // would close the breaker with p2 in flight
+	b.Record(&p1, verdict.Success)
+	b.Record(&p1, verdict.Success) // would close the breaker with p2 in flight
 	if s := b.State(); s != breaker.HalfOpen {
 		t.Fatalf("one probe recorded twice: %v; want half-open", s)
 	}
-	b.Record(p1, verdict.Neutral) // would free p2's place
+	b.Record(&p1, verdict.Neutral) // would free p2's place
 	if _, err := b.Allow(); err == nil {
 		t.Fatal("a probe recorded twice freed a place")
 	}
-	b.Record(p2, verdict.Failure)
+	b.Record(&p2, verdict.Failure)
 	st := b.Stats()
 	if diff := cmp.Diff(breaker.Stats{State: breaker.Open, Opened: 2, Rejected: 1, Successes: 1, Failures: 2, Duplicates: 2}, st); diff != "" {
 		t.Errorf("Stats (-want +got):\n%s", diff)
 	}
 	if got := strings.Count(buf.String(), `level=DEBUG msg="circuit breaker permit recorded twice; ignored" breaker=db`); got != 2 {
 		t.Errorf("%d debug records of a double Record; want 2:\n%s", got, buf.String())
+	}
+}
+
+// Recording a closed breaker's Permit twice counts it once: a second
+// failure would open a breaker that one failure leaves closed.
+func TestDoubleRecordWhileClosed(t *testing.T) {
+	var buf bytes.Buffer
+	b, _ := newBreaker(t, breaker.Config{Name: "db", ConsecutiveFailures: 2, Logger: textLogger(&buf)})
+	p, err := b.Allow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Record(&p, verdict.Failure)
+	b.Record(&p, verdict.Failure)
+	b.Record(&p, verdict.Success)
+	if p == (breaker.Permit{}) {
+		t.Error("Record left the zero Permit behind: a second Record could not tell it from a permit never given")
+	}
+	want := breaker.Stats{State: breaker.Closed, Failures: 1, WindowCalls: 1, WindowFailures: 1, Duplicates: 2}
+	if diff := cmp.Diff(want, b.Stats()); diff != "" {
+		t.Errorf("Stats (-want +got):\n%s", diff)
+	}
+	if got := strings.Count(buf.String(), `msg="circuit breaker permit recorded twice; ignored" breaker=db`); got != 2 {
+		t.Errorf("%d debug records of a double Record; want 2:\n%s", got, buf.String())
+	}
+	var zero breaker.Permit
+	b.Record(&zero, verdict.Failure)
+	b.Record(nil, verdict.Failure)
+	if st := b.Stats(); st.Failures != 1 || st.Duplicates != 2 {
+		t.Errorf("the zero and nil Permits counted: %+v", st)
+	}
+}
+
+// A copy of a probe's Permit carries its ticket: recording the copy after
+// the original counts nothing.
+func TestCopyOfAProbeRecorded(t *testing.T) {
+	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 2})
+	call(b, verdict.Failure)
+	clock.Advance(5 * time.Second)
+	p1, _ := b.Allow()
+	copy1 := p1
+	b.Record(&p1, verdict.Success)
+	b.Record(&copy1, verdict.Success) // would close the breaker with one probe
+	if s := b.State(); s != breaker.HalfOpen {
+		t.Fatalf("a probe and its copy recorded: %v; want half-open", s)
+	}
+	if st := b.Stats(); st.Duplicates != 1 {
+		t.Errorf("Duplicates = %d; want 1", st.Duplicates)
 	}
 }
 
@@ -391,21 +439,21 @@ func TestStaleOutcomesCountNothing(t *testing.T) {
 		p, _ := b.Allow()
 		old = append(old, p)
 	}
-	b.Record(old[0], verdict.Failure)
-	b.Record(old[1], verdict.Failure) // opens
+	b.Record(&old[0], verdict.Failure)
+	b.Record(&old[1], verdict.Failure) // opens
 	clock.Advance(5 * time.Second)
 	probe, err := b.Allow()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Record(old[2], verdict.Failure) // admitted while closed: ignored
-	b.Record(old[3], verdict.Success) // likewise: does not close it
+	b.Record(&old[2], verdict.Failure) // admitted while closed: ignored
+	b.Record(&old[3], verdict.Success) // likewise: does not close it
 	if s := b.State(); s != breaker.HalfOpen {
 		t.Fatalf("stale outcomes moved the breaker to %v", s)
 	}
-	b.Record(probe, verdict.Success)
-	b.Record(probe, verdict.Failure) // recorded twice: the second is stale
-	b.Record(breaker.Permit{}, verdict.Failure)
+	b.Record(&probe, verdict.Success)
+	b.Record(&probe, verdict.Failure) // recorded twice: the second is stale
+	b.Record(&breaker.Permit{}, verdict.Failure)
 	if st := b.Stats(); st.State != breaker.Closed || st.Failures != 2 || st.Successes != 1 {
 		t.Errorf("Stats = %+v; want closed, 2 failures, 1 success", st)
 	}
@@ -574,7 +622,7 @@ func TestLostProbeTimesOut(t *testing.T) {
 	if oe := openError(t, call(b, verdict.Success)); oe.State != breaker.Open || oe.For != 10*time.Second {
 		t.Fatalf("after the probe timed out: %+v; want open for 10s", oe)
 	}
-	b.Record(lost, verdict.Success) // too late: counts nothing
+	b.Record(&lost, verdict.Success) // too late: counts nothing
 	if st := b.Stats(); st.State != breaker.Open || st.Opened != 2 || st.Successes != 0 {
 		t.Errorf("Stats = %+v; want open, opened twice, no success", st)
 	}

@@ -59,7 +59,7 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 	if rec != verdict.Success && ctx.Err() != nil {
 		rec = verdict.Neutral
 	}
-	b.Record(p, rec)
+	b.Record(&p, rec)
 	return v, err
 }
 
@@ -67,7 +67,7 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 // back whatever happens: a panic records Neutral.
 func probe[T any](ctx context.Context, b *Breaker, p Permit, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (v T, err error) {
 	rec := verdict.Neutral
-	defer func() { b.Record(p, rec) }()
+	defer func() { b.Record(&p, rec) }()
 	v, err = op(ctx)
 	rec = judged(ctx, judge, v, err)
 	return v, err

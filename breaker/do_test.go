@@ -143,7 +143,7 @@ func BenchmarkOneCall(b *testing.B) {
 				b.Fatal(err)
 			}
 			v, err := op(ctx)
-			br.Record(p, judge(v, err))
+			br.Record(&p, judge(v, err))
 		}
 	})
 	b.Run("form=Do", func(b *testing.B) {

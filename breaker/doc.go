@@ -42,7 +42,7 @@
 //		return err // fail fast; do not retry: errors.Is(err, breaker.ErrOpen)
 //	}
 //	resp, err := call()
-//	b.Record(p, classify(resp, err))
+//	b.Record(&p, classify(resp, err))
 //
 // The outcome is a verdict.Verdict, because not every error is the
 // dependency's fault. Success counts for it; Transient and Failure count

@@ -38,7 +38,7 @@ func ExampleMemStore() {
 	for i := range 5 {
 		b := fleet[i%3]
 		p, _ := b.Allow()
-		b.Record(p, verdict.Transient)
+		b.Record(&p, verdict.Transient)
 		b.Flush()
 	}
 	clock.Advance(5 * time.Second)
@@ -50,7 +50,7 @@ func ExampleMemStore() {
 	}
 	fmt.Println("probes:", len(let))
 	for b, p := range let {
-		b.Record(p, verdict.Success)
+		b.Record(&p, verdict.Success)
 	}
 	// Unordered output:
 	// instance 1: inventory closed -> open

@@ -25,10 +25,10 @@ func Example() {
 			return err // open: do not call, do not retry
 		}
 		if down {
-			b.Record(p, verdict.Transient)
+			b.Record(&p, verdict.Transient)
 			return errors.New("connection refused")
 		}
-		b.Record(p, verdict.Success)
+		b.Record(&p, verdict.Success)
 		return nil
 	}
 	for i := range 7 {
@@ -61,9 +61,9 @@ func Example_outage() {
 	for clock.Elapsed() < 3*time.Minute {
 		if p, err := b.Allow(); err == nil {
 			if clock.Elapsed() < upAt {
-				b.Record(p, verdict.Transient)
+				b.Record(&p, verdict.Transient)
 			} else {
-				b.Record(p, verdict.Success)
+				b.Record(&p, verdict.Success)
 			}
 		}
 		clock.Advance(time.Second) // one call a second
@@ -104,7 +104,7 @@ func ExampleRegistry() {
 	r, _ := breaker.NewRegistry(breaker.Config{ConsecutiveFailures: 2}, 0)
 	for range 2 {
 		p, _ := r.Get("https://a.example:443").Allow()
-		r.Get("https://a.example:443").Record(p, verdict.Transient)
+		r.Get("https://a.example:443").Record(&p, verdict.Transient)
 	}
 	for target, b := range r.All() {
 		fmt.Println(target, b.State(), b.Stats().Failures)
@@ -122,7 +122,7 @@ func ExampleOpenError_Remaining() {
 	clock := clockcap.Virtual(time.Now())
 	b, _ := breaker.New(breaker.Config{ConsecutiveFailures: 1, Clock: clock})
 	p, _ := b.Allow()
-	b.Record(p, verdict.Failure)
+	b.Record(&p, verdict.Failure)
 	clock.Advance(2 * time.Second)
 	_, err := b.Allow()
 	var oe *breaker.OpenError
@@ -149,7 +149,7 @@ func ExampleResilience4jDefaults() {
 		if i%2 == 0 {
 			v = verdict.Transient
 		}
-		b.Record(p, v)
+		b.Record(&p, v)
 	}
 	_, err = b.Allow()
 	fmt.Println(err)
@@ -172,7 +172,7 @@ func ExampleConfig_tripWhen() {
 	}
 	for _, v := range []verdict.Verdict{verdict.Failure, verdict.Success, verdict.Failure} {
 		p, _ := b.Allow()
-		b.Record(p, v)
+		b.Record(&p, v)
 		fmt.Println(b.State())
 	}
 	// Output:
@@ -191,7 +191,7 @@ func ExampleBreaker_MetricsOnly() {
 	b.MetricsOnly()
 	for range 10 {
 		p, _ := b.Allow()
-		b.Record(p, verdict.Transient)
+		b.Record(&p, verdict.Transient)
 	}
 	st := b.Stats()
 	fmt.Println(st.State, st.Failures)

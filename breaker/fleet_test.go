@@ -176,7 +176,7 @@ func TestFleetProbes(t *testing.T) {
 				t.Fatalf("%d probes, spell %d: %d permits across the fleet", probes, spell, len(permits))
 			}
 			for k, p := range permits {
-				bs[who[k]].Record(p, outcome)
+				bs[who[k]].Record(&p, outcome)
 			}
 			want := breaker.Open
 			if outcome == verdict.Success {
@@ -282,7 +282,7 @@ func TestFleetRegistry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a0.Record(p, verdict.Failure)
+		a0.Record(&p, verdict.Failure)
 	}
 	for _, b := range []*breaker.Breaker{a0, a1, b1} {
 		b.Flush()
@@ -306,7 +306,7 @@ func TestFleetClosedPathAllocs(t *testing.T) {
 	defer b.Close()
 	allocs := testing.AllocsPerRun(1000, func() {
 		p, _ := b.Allow()
-		b.Record(p, verdict.Success)
+		b.Record(&p, verdict.Success)
 	})
 	if allocs != 0 {
 		t.Errorf("closed path: %v allocs per call, want 0", allocs)
@@ -357,7 +357,7 @@ func TestFleetProbeSlotGivenBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bs[0].Record(p, verdict.Neutral)
+	bs[0].Record(&p, verdict.Neutral)
 	if err := call(bs[1], verdict.Success); err != nil {
 		t.Fatalf("second instance after the first probe counted nothing: %v", err)
 	}

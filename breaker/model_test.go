@@ -55,7 +55,7 @@ func TestSlowCallRateVector(t *testing.T) {
 				t.Fatalf("CountWindow %d: refused: %v", window, err)
 			}
 			clock.Advance(c.took)
-			b.Record(p, c.v)
+			b.Record(&p, c.v)
 		}
 		if st := b.Stats(); st.State != breaker.Open || st.Slow != 3 {
 			t.Errorf("CountWindow %d: %+v; want open with 3 slow calls", window, st)

@@ -38,8 +38,9 @@ func TestConcurrentHalfOpenAdmitsExactlyTheProbes(t *testing.T) {
 		if got := admitted.Load(); got != int64(probes) {
 			t.Errorf("%d probes: %d calls got through", probes, got)
 		}
-		permits.Range(func(_, p any) bool {
-			b.Record(p.(breaker.Permit), verdict.Success)
+		permits.Range(func(_, v any) bool {
+			p := v.(breaker.Permit)
+			b.Record(&p, verdict.Success)
 			return true
 		})
 		if s := b.State(); s != breaker.Closed {
@@ -113,7 +114,7 @@ func hammer(t *testing.T, c breaker.Config) {
 				if v == verdict.Success || v.Failed() {
 					counted.Add(1)
 				}
-				b.Record(p, v)
+				b.Record(&p, v)
 			}
 		})
 	}
@@ -163,8 +164,8 @@ func TestConcurrentSuccessesAreAllCounted(t *testing.T) {
 	}
 }
 
-// However many goroutines record one probe's Permit at once, it counts
-// once; the rest are Duplicates.
+// However many goroutines record copies of one probe's Permit at once, it
+// counts once; the rest are Duplicates.
 func TestConcurrentDoubleRecordOfAProbe(t *testing.T) {
 	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 2})
 	call(b, verdict.Failure)
@@ -175,7 +176,10 @@ func TestConcurrentDoubleRecordOfAProbe(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	for range 16 {
-		wg.Go(func() { b.Record(p, verdict.Success) })
+		wg.Go(func() {
+			q := p
+			b.Record(&q, verdict.Success)
+		})
 	}
 	wg.Wait()
 	st := b.Stats()

@@ -19,7 +19,7 @@ func TestRealClockTimes(t *testing.T) {
 	before := time.Now()
 	p, _ := b.Allow()
 	time.Sleep(2 * time.Millisecond) // at least SlowCall: slow, whatever the load
-	b.Record(p, verdict.Success)
+	b.Record(&p, verdict.Success)
 	if st := b.Stats(); st.Slow != 1 || st.Successes != 1 {
 		t.Fatalf("a call that slept 2ms with SlowCall 1ms: %+v; want 1 slow success", st)
 	}

@@ -53,6 +53,9 @@ const (
 	genOne     = 1 << 20
 	// sameMask keeps the bits that identify a generation.
 	sameMask = ^uint64(probeMask | armBit)
+	// recorded is the word of a Permit that Record has seen: it has the
+	// armed bit, which sameMask clears from every admitted Permit.
+	recorded = armBit
 )
 
 // next returns the word of a new generation in state s.

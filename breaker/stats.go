@@ -17,8 +17,9 @@ type Stats struct {
 	// current window, which the failure-rate rule judges. The window
 	// starts empty at every transition.
 	WindowCalls, WindowFailures uint64
-	// Duplicates counts Records of a probe's Permit that had already been
-	// recorded; they count nothing else.
+	// Duplicates counts Records of a Permit that had already been
+	// recorded, and of copies of a recorded probe's Permit; they count
+	// nothing else.
 	Duplicates uint64
 }
 

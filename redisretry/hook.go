@@ -173,6 +173,6 @@ func (h *Hook) once(ctx context.Context, cmd redis.Cmder, next redis.ProcessHook
 	if err != nil && ctx.Err() != nil {
 		v = verdict.Neutral // the caller gave up
 	}
-	b.Record(p, v)
+	b.Record(&p, v)
 	return err
 }

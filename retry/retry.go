@@ -158,14 +158,14 @@ func guard[T any](ctx context.Context, o *Options, rl *rules[T], op func(context
 	}
 	if firstAttempt && o.Budget != nil && !o.Budget.Request() {
 		if o.Breaker != nil {
-			o.Breaker.Record(p, verdict.Neutral) // give the permit back
+			o.Breaker.Record(&p, verdict.Neutral) // give the permit back
 		}
 		return v, nil, Judgement{Verdict: verdict.Neutral}, budget.ErrThrottled
 	}
 	rec := verdict.Neutral // what a panicking op or judge leaves recorded
 	defer func() {
 		if o.Breaker != nil {
-			o.Breaker.Record(p, rec)
+			o.Breaker.Record(&p, rec)
 		}
 		if o.Budget != nil {
 			o.Budget.Record(rec)

@@ -34,7 +34,7 @@ func TestBreakers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.Record(p, verdict.Failure)
+		b.Record(&p, verdict.Failure)
 		b.Allow() // refused
 	}
 	fail(reg.Get("a"))

@@ -32,5 +32,5 @@ func Example() {
 		return // open, across the fleet
 	}
 	// ... call the payments API ...
-	b.Record(p, verdict.Success)
+	b.Record(&p, verdict.Success)
 }

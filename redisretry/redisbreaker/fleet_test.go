@@ -141,7 +141,7 @@ func child() int {
 			resp.Body.Close()
 		}
 		t1 := time.Now()
-		b.Record(p, v)
+		b.Record(&p, v)
 		rep.MaxOverhead = max(rep.MaxOverhead, overhead+time.Since(t1))
 	}
 	if err := b.Close(); err != nil {

@@ -164,14 +164,14 @@ func (l *link) run(script *redis.Script, keys []string, args ...any) ([]int64, e
 	defer cancel()
 	v, err := script.Run(ctx, l.s.rdb, keys, args...).Int64Slice()
 	if err == nil {
-		l.s.guard.Record(p, verdict.Success)
+		l.s.guard.Record(&p, verdict.Success)
 		return v, nil
 	}
 	if _, replied := errors.AsType[redis.Error](err); replied {
-		l.s.guard.Record(p, verdict.Success) // Redis answered: a script error is a bug, not an outage
+		l.s.guard.Record(&p, verdict.Success) // Redis answered: a script error is a bug, not an outage
 		return nil, fmt.Errorf("redisbreaker: %w", err)
 	}
-	l.s.guard.Record(p, verdict.Failure)
+	l.s.guard.Record(&p, verdict.Failure)
 	if l.s.guard.State() != breaker.Closed {
 		return nil, fmt.Errorf("%w: %w", breaker.ErrStoreDown, err) // that failure opened the guard
 	}

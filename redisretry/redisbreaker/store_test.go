@@ -50,7 +50,7 @@ func call(b *breaker.Breaker, v verdict.Verdict) error {
 	if err != nil {
 		return err
 	}
-	b.Record(p, v)
+	b.Record(&p, v)
 	return nil
 }
 
@@ -100,7 +100,7 @@ func TestSharedInRedis(t *testing.T) {
 		for i, b := range bs {
 			if p, err := b.Allow(); err == nil {
 				got = append(got, i+10*round)
-				b.Record(p, verdict.Failure)
+				b.Record(&p, verdict.Failure)
 			}
 		}
 	}
@@ -127,7 +127,7 @@ func TestSharedInRedis(t *testing.T) {
 			b.Flush()
 			if p, err := b.Allow(); err == nil {
 				probes++
-				b.Record(p, verdict.Success)
+				b.Record(&p, verdict.Success)
 				break
 			}
 		}
@@ -188,7 +188,7 @@ func BenchmarkClosed(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					br.Record(p, verdict.Success)
+					br.Record(&p, verdict.Success)
 				}
 			})
 		})
@@ -254,7 +254,7 @@ func TestJoinDoesNotWait(t *testing.T) {
 		if err != nil {
 			t.Errorf("a new shared breaker refused a call: %v", err)
 		}
-		r.Get("https://a:443").Record(p, verdict.Success)
+		r.Get("https://a:443").Record(&p, verdict.Success)
 		hangUp() // so that the subscription's pending read ends now
 		r.Close()
 	case <-time.After(20 * time.Second):

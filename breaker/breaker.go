@@ -22,14 +22,17 @@ const (
 // Breaker is a circuit breaker. Make one with New; it is safe for
 // concurrent use.
 type Breaker struct {
+	// Written on every call: the window's pending stripes, first so that
+	// each has a cache line of its own (see TestLayout).
+	win window.Window
+	_   [64]byte
+
 	// Read on every call.
 	word   atomic.Uint64 // state, generation, probes in flight, armed; see state.go
 	consec atomic.Int64  // failures in a row while closed
 	s      settings
 	epoch  time.Time // the clock's reading at New; times are ns since it
 	_      [64]byte
-
-	win window.Window
 
 	until    atomic.Int64 // when an Open breaker may half-open
 	probeBy  atomic.Int64 // when a HalfOpen breaker's probes time out

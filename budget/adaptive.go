@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/internal/window"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/verdict"
@@ -96,10 +97,10 @@ type Adaptive struct {
 	epoch time.Time
 	_     [64]byte
 
-	requests  counter // written by every call: striped
-	refused   counter
-	retries   counter
-	throttled counter
+	requests  stripe.Counter // written by every call: striped
+	refused   stripe.Counter
+	retries   stripe.Counter
+	throttled stripe.Counter
 
 	mu    sync.Mutex
 	draws atomic.Uint64
@@ -231,12 +232,12 @@ func (a *Adaptive) Probability() float64 {
 // probabilityLocked returns the chance of refusing an attempt, by the
 // window as it is.
 func (a *Adaptive) probabilityLocked() float64 {
-	acc := float64(a.win.Sum(aAccepts))
-	sent := acc + float64(a.win.Sum(aOthers))
+	acc := float64(a.win.Flushed(aAccepts)) // the caller has just flushed
+	sent := acc + float64(a.win.Flushed(aOthers))
 	if sent <= a.k*acc {
 		return 0
 	}
-	calls := sent + float64(a.win.Sum(aRefused))
+	calls := sent + float64(a.win.Flushed(aRefused))
 	return (calls - a.k*acc) / (calls + padding)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/internal/window"
 	"github.com/recur-go/recur/verdict"
 )
@@ -87,7 +88,7 @@ type Ratio struct {
 	// no retry is left, a retry takes the lock only if the calls since
 	// then allow one more.
 	calls atomic.Int64
-	_     [64]byte
+	_     [48]byte // so that left starts a cache line (see TestLayout)
 
 	// left is how many more retries the window may take: what the last
 	// update gave (negative: owed), plus what calls since earned, less
@@ -96,9 +97,10 @@ type Ratio struct {
 	left atomic.Int64
 	_    [56]byte
 
-	mu        sync.Mutex
-	given     int64 // left as the last update set it, plus credits
-	throttled counter
+	throttled stripe.Counter
+
+	mu    sync.Mutex
+	given int64 // left as the last update set it, plus credits
 }
 
 const (
@@ -204,7 +206,15 @@ func (r *Ratio) take() int64 {
 // credit returns how many more retries the calls since the last update
 // allow.
 func (r *Ratio) credit() int64 {
-	return r.win.Sum(rCalls)*r.pct/100 - r.calls.Load()*r.pct/100
+	more, _ := r.creditAt(r.win.Sum(rCalls))
+	return more
+}
+
+// creditAt returns how many more retries the window's calls, when they
+// number calls, allow beyond those at the last update or credit, and
+// calls.
+func (r *Ratio) creditAt(calls int64) (more, at int64) {
+	return calls*r.pct/100 - r.calls.Load()*r.pct/100, calls
 }
 
 // creditLocked adds the retries that the calls since the last update
@@ -213,8 +223,8 @@ func (r *Ratio) credit() int64 {
 // few retries too many; the next update counts them against the retries
 // left (which may then be negative: a debt that later calls pay first).
 func (r *Ratio) creditLocked() {
-	more := r.credit()
-	r.calls.Store(r.win.Sum(rCalls))
+	more, calls := r.creditAt(r.win.Sum(rCalls)) // one sum: a call counted meanwhile is not lost
+	r.calls.Store(calls)
 	r.given += more
 	r.left.Add(more)
 }
@@ -227,9 +237,11 @@ func (r *Ratio) updateLocked(now int64) {
 	taken := r.given - r.left.Swap(updating)
 	r.win.FlushLocked(now)
 	r.win.AddLocked(rRetries, taken)
-	calls := r.win.Sum(rCalls)
+	// As flushed: calls made since are credited later, as calls since
+	// this update; retries are never pending.
+	calls := r.win.Flushed(rCalls)
 	r.calls.Store(calls)
-	r.given = calls*r.pct/100 + r.floor - r.win.Sum(rRetries)
+	r.given = calls*r.pct/100 + r.floor - r.win.Flushed(rRetries)
 	r.left.Store(r.given)
 }
 

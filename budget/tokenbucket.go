@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -61,9 +62,9 @@ type TokenBucket struct {
 	// slow those reading the others; the statistics are striped.
 	tokens    atomic.Int64 // thousandths
 	_         [56]byte
-	requests  counter
-	retries   counter
-	throttled counter
+	requests  stripe.Counter
+	retries   stripe.Counter
+	throttled stripe.Counter
 }
 
 // NewTokenBucket returns a full token bucket, or an error that names the

@@ -7,9 +7,12 @@
 // recording an event does not read a clock: Add bumps a pending total with
 // one atomic add, and only when enough events are pending (the batch) does
 // the owner read its clock and FlushLocked them into the ring. The pending
-// totals are striped: each goroutine adds to one of Stripes cache lines,
-// chosen by where its stack is, so that goroutines on different cores
-// rarely write the same line. A flush spreads the pending events evenly over the time
+// totals are striped (package stripe): each goroutine adds to one of
+// stripe.Count cache lines, chosen by where its stack is, so that
+// goroutines on different cores rarely write the same line; the goroutine
+// that asks for a flush notes itself in its stripe, and a flush that finds
+// another goroutine there than the last time deals the stripes again. A
+// flush spreads the pending events evenly over the time
 // since the previous flush, so steady traffic is counted in the right
 // buckets; the batch adapts so that, at any rate, flushes come about four
 // times per bucket width, or every 64 events if that is sooner. A busy
@@ -24,7 +27,8 @@ package window
 import (
 	"math/bits"
 	"sync/atomic"
-	"unsafe"
+
+	"github.com/recur-go/recur/internal/stripe"
 )
 
 const (
@@ -35,9 +39,6 @@ const (
 	// MaxBatch is the largest number of events pending in one stripe
 	// before a flush.
 	MaxBatch = 64
-	// Stripes is the number of pending stripes.
-	Stripes    = 1 << stripeBits
-	stripeBits = 3
 )
 
 // Window is a sliding window of counters. Its zero value is not usable:
@@ -45,35 +46,30 @@ const (
 type Window struct {
 	// pending is written on every event; each stripe has its own cache
 	// line so that goroutines on different cores do not share one.
-	pending [Stripes]stripe
+	pending [stripe.Count]pending
 
+	// Read on every event, written only when the rate changes: a line
+	// apart from what every flush writes.
 	width int64 // bucket width, ns
 	exact bool  // flush after every event
 	batch atomic.Int64
-	sums  [Counters]atomic.Int64 // sums over the ring, readable without the lock
+	salt  stripe.Salt // deals goroutines to pending stripes
+	_     [stripe.LineSize - 32]byte
+
+	sums [Counters]atomic.Int64 // sums over the ring, readable without the lock
 
 	// Guarded by the owner's lock.
 	head    int64 // number of the newest bucket: time / width
 	last    int64 // time of the last flush
 	buckets [Buckets][Counters]int64
-	life    [Counters]int64 // everything ever flushed, for statistics
+	life    [Counters]int64      // everything ever flushed, for statistics
+	owners  [stripe.Count]uint64 // each stripe's owner as of the last flush
 }
 
-type stripe struct {
-	n [Counters]atomic.Int64
-	_ [64 - Counters*8]byte
-}
-
-// stripeOf returns the stripe of the calling goroutine: a hash of the
-// address of a variable on its stack. Goroutines' stacks are separate
-// allocations of at least 2 KiB, so two goroutines differ in the address
-// bits above that; one goroutine keeps its stripe while its stack stays
-// put and its caller is the same. Any stripe is correct; this one only
-// spreads the writes.
-func stripeOf() int {
-	var here byte
-	a := uint64(uintptr(unsafe.Pointer(&here))) >> 11
-	return int(a * 0x9E3779B97F4A7C15 >> (64 - stripeBits)) // Fibonacci hashing: 0 … Stripes-1
+type pending struct {
+	n     [Counters]atomic.Int64
+	owner atomic.Uint64 // the last goroutine to ask for a flush from here
+	_     [stripe.LineSize - Counters*8 - 8]byte
 }
 
 // pendingOf returns the events pending on counter c in every stripe.
@@ -83,6 +79,23 @@ func (w *Window) pendingOf(c int) int64 {
 		n += w.pending[i].n[c].Load()
 	}
 	return n
+}
+
+// checkOwnersLocked deals goroutines to stripes again if a stripe's
+// flush was asked for by another goroutine than the last time: two share
+// it.
+func (w *Window) checkOwnersLocked() {
+	stir := false
+	for i := range w.pending {
+		id := w.pending[i].owner.Load()
+		if id != w.owners[i] {
+			stir = stir || w.owners[i] != 0
+			w.owners[i] = id
+		}
+	}
+	if stir {
+		w.salt.Stir()
+	}
 }
 
 // takePending returns and clears the events pending on counter c.
@@ -111,9 +124,16 @@ func (w *Window) Width() int64 { return w.width }
 // Add records n events on counter c without reading a clock and reports
 // whether the owner should now flush: take its lock (TryLock is enough:
 // whoever holds the lock may flush instead), read its clock and call
-// FlushLocked.
+// FlushLocked. It is small enough to inline (cost 80 of the compiler's
+// 80: check with go build -gcflags=-m=2 after a change).
 func (w *Window) Add(c int, n int64) (flush bool) {
-	return w.pending[stripeOf()].n[c].Add(n) >= w.batch.Load()
+	i, id := w.salt.Pick()
+	p := &w.pending[i]
+	if p.n[c].Add(n) < w.batch.Load() {
+		return false
+	}
+	p.owner.Store(id) // FlushLocked checks who asked: see package stripe
+	return true
 }
 
 // Sum returns counter c over the window, pending events included.
@@ -131,6 +151,7 @@ func (w *Window) Flushed(c int) int64 { return w.sums[c].Load() }
 // as the previous flush's time.
 func (w *Window) FlushLocked(now int64) {
 	now = max(now, w.last)
+	w.checkOwnersLocked()
 	var p [Counters]int64
 	var events int64
 	for c := range p {
@@ -245,7 +266,9 @@ func (w *Window) adapt(events, span int64) {
 	if span > 0 {
 		b = min(b, float64(events)*float64(max(w.width/4, 1))/float64(span))
 	}
-	w.batch.Store(max(int64(b), 1))
+	if n := max(int64(b), 1); n != w.batch.Load() {
+		w.batch.Store(n)
+	}
 }
 
 // mulDiv returns a·b/c for non-negative a, b and positive c with b ≤ c,

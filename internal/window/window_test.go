@@ -277,3 +277,45 @@ func BenchmarkAdd(b *testing.B) {
 		}
 	})
 }
+
+// A flush deals goroutines to stripes again when a stripe's flush was
+// asked for by another goroutine than the last time (two share it), and
+// only then; the goroutine whose Add asks for a flush notes itself.
+func TestFlushDealsAgainWhenAStripeIsShared(t *testing.T) {
+	var w Window
+	w.Init(100, false)
+	for i := range w.pending {
+		w.pending[i].owner.Store(uint64(100 + i)) // a goroutine per stripe
+	}
+	w.FlushLocked(1)
+	w.FlushLocked(2)
+	if n := w.salt.Deals(); n != 0 {
+		t.Fatalf("the same owner of each stripe: dealt %d times; want 0", n)
+	}
+	w.pending[3].owner.Store(999) // another goroutine asks from stripe 3
+	w.FlushLocked(3)
+	w.FlushLocked(4)
+	if n := w.salt.Deals(); n != 1 {
+		t.Fatalf("a second goroutine on a stripe: dealt %d times; want 1", n)
+	}
+
+	for i := range w.pending {
+		w.pending[i].owner.Store(0)
+	}
+	w.batch.Store(2)
+	if w.Add(0, 1) {
+		t.Fatal("Add of 1 at batch 2 asked for a flush")
+	}
+	if !w.Add(0, 1) {
+		t.Fatal("Add of 2 at batch 2 asked for no flush")
+	}
+	noted := 0
+	for i := range w.pending {
+		if w.pending[i].owner.Load() != 0 {
+			noted++
+		}
+	}
+	if noted != 1 {
+		t.Errorf("Add asked for a flush: %d stripes note an owner; want 1", noted)
+	}
+}

@@ -1,0 +1,23 @@
+package breaker
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/recur-go/recur/internal/stripe"
+	"github.com/recur-go/recur/internal/window"
+)
+
+// The window's pending stripes, which every call writes, lie in a cache
+// line each, in a breaker as New allocates it.
+func TestLayout(t *testing.T) {
+	for range 10 {
+		b, err := New(Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := unsafe.Pointer(&b.win); !stripe.Apart(p, window.Counters*8) {
+			t.Errorf("a Breaker's window at %p: its stripes share cache lines", p)
+		}
+	}
+}

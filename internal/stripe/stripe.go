@@ -1,0 +1,112 @@
+// Package stripe spreads a counter that many goroutines write at once over
+// several cache lines, so that goroutines running on different cores
+// rarely write the same line and do not pass it back and forth on every
+// call.
+//
+// A goroutine's stripe is a salted hash of where its stack is: goroutine
+// stacks are separate allocations of at least 2 KiB, so two goroutines
+// differ in the address bits above that, and a goroutine keeps its stripe
+// while its stack stays put and the salt does not change. Two goroutines
+// may still hash to one stripe, about one pair in Count. So now and then
+// (every 64th event of a Counter's stripe; every flush of a window's) the
+// writer of an event notes who it is in the stripe; when that changes, two
+// goroutines share the stripe, and a new salt deals every goroutine
+// again, as Java's LongAdder re-hashes a thread that collides. The check
+// costs the other events nothing but a test of the count. Any stripe is
+// correct; the choice only spreads the writes, and a reader sums every
+// stripe.
+//
+// Stripes are LineSize bytes apart, so each lies within one cache line as
+// long as the first does: the tests of the packages that hold them check
+// with Apart, on values as allocated.
+package stripe
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+const (
+	// Count is the number of stripes: a power of two, enough that the
+	// goroutines of a few cores rarely share one.
+	Count = 1 << bits
+	bits  = 3
+	// LineSize is the cache line size the stripes are padded to.
+	LineSize = 64
+	// minStack is the smallest goroutine stack, in address bits.
+	minStack = 11
+)
+
+// phi is 2⁶⁴ divided by the golden ratio: Fibonacci hashing's multiplier.
+const phi = 0x9E3779B97F4A7C15
+
+// sample is how often, in events, a Counter's stripe checks who writes
+// it.
+const sample = 64
+
+// Salt deals goroutines to stripes and deals them again when two turn
+// out to share one. Its zero value is ready to use. It is read on every
+// event and written rarely: keep it in a cache line that is mostly read.
+type Salt struct{ v atomic.Uint64 }
+
+// Pick returns the calling goroutine's stripe, from 0 to Count-1, and its
+// identity: a sampled event's writer notes it in the stripe, and a
+// change of writer means that two goroutines share the stripe.
+func (s *Salt) Pick() (i int, id uint64) {
+	var here byte
+	id = uint64(uintptr(unsafe.Pointer(&here))) >> minStack
+	return int((id ^ s.v.Load()) * phi >> (64 - bits)), id // index, inlined by hand to keep Pick's callers inlinable
+}
+
+// index returns the stripe of the goroutine with identity id under salt.
+func index(id, salt uint64) int { return int((id ^ salt) * phi >> (64 - bits)) }
+
+// Stir deals every goroutine again under a new salt. Call it when two
+// goroutines turn out to write one stripe: two that ran on different
+// cores most likely part.
+func (s *Salt) Stir() { s.v.Add(phi) }
+
+// Deals returns how many times Stir has been called.
+func (s *Salt) Deals() uint64 { return s.v.Load() * phiInverse }
+
+// phiInverse is phi's inverse modulo 2⁶⁴.
+const phiInverse = 0xF1DE83E19937733D
+
+// Counter is a count that many goroutines add to at once. Its zero value
+// is zero.
+type Counter struct {
+	salt  Salt
+	_     [LineSize - 8]byte
+	cells [Count]struct {
+		n     atomic.Uint64
+		owner atomic.Uint64
+		_     [LineSize - 16]byte
+	}
+}
+
+// Add adds one.
+func (c *Counter) Add() {
+	i, id := c.salt.Pick()
+	// A stripe's first check finds no owner and stirs too, once: testing
+	// for that would make Add too costly to inline.
+	if cell := &c.cells[i]; cell.n.Add(1)%sample == 0 && cell.owner.Swap(id) != id {
+		c.salt.Stir()
+	}
+}
+
+// Load returns the count.
+func (c *Counter) Load() uint64 {
+	var n uint64
+	for i := range c.cells {
+		n += c.cells[i].n.Load()
+	}
+	return n
+}
+
+// Apart reports whether stripes that start at p and every LineSize bytes
+// after it, each live bytes long, each lie within one cache line, so that
+// no two share one. Tests use it on values as allocated: Go puts a header
+// before some objects, so a field's offset alone does not say.
+func Apart(p unsafe.Pointer, live uintptr) bool {
+	return uintptr(p)%LineSize+live <= LineSize
+}

@@ -105,8 +105,14 @@ func (c *Counter) Load() uint64 {
 
 // Apart reports whether stripes that start at p and every LineSize bytes
 // after it, each live bytes long, each lie within one cache line, so that
-// no two share one. Tests use it on values as allocated: Go puts a header
-// before some objects, so a field's offset alone does not say.
-func Apart(p unsafe.Pointer, live uintptr) bool {
-	return uintptr(p)%LineSize+live <= LineSize
+// no two share one, and whether the first is past the first line of the
+// allocation that starts at obj: a stripe in that line (which Go shares
+// with a header for some objects) ran at half speed when two cores wrote
+// it. Tests use it on values as allocated, since a field's offset alone
+// does not say where its lines fall.
+func Apart(obj, p unsafe.Pointer, live uintptr) bool {
+	return uintptr(p)%LineSize+live <= LineSize && uintptr(p)/LineSize > uintptr(obj)/LineSize
 }
+
+// At returns the address of c's first stripe, for Apart.
+func (c *Counter) At() unsafe.Pointer { return unsafe.Pointer(&c.cells[0]) }

@@ -27,6 +27,7 @@ package window
 import (
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/recur-go/recur/internal/stripe"
 )
@@ -44,17 +45,19 @@ const (
 // Window is a sliding window of counters. Its zero value is not usable:
 // call Init.
 type Window struct {
-	// pending is written on every event; each stripe has its own cache
-	// line so that goroutines on different cores do not share one.
-	pending [stripe.Count]pending
-
 	// Read on every event, written only when the rate changes: a line
-	// apart from what every flush writes.
+	// apart from what every flush writes. First, so that no stripe shares
+	// the line that starts its owner's allocation, where Go may keep a
+	// header: a stripe there ran at half speed when two cores wrote.
 	width int64 // bucket width, ns
 	exact bool  // flush after every event
 	batch atomic.Int64
 	salt  stripe.Salt // deals goroutines to pending stripes
 	_     [stripe.LineSize - 32]byte
+
+	// pending is written on every event; each stripe has its own cache
+	// line so that goroutines on different cores do not share one.
+	pending [stripe.Count]pending
 
 	sums [Counters]atomic.Int64 // sums over the ring, readable without the lock
 
@@ -278,3 +281,7 @@ func mulDiv(a, b, c int64) int64 {
 	q, _ := bits.Div64(hi, lo, uint64(c))
 	return int64(q)
 }
+
+// PendingAt returns the address of w's first pending stripe, for
+// stripe.Apart.
+func PendingAt(w *Window) unsafe.Pointer { return unsafe.Pointer(&w.pending[0]) }

@@ -56,3 +56,11 @@ var (
 	_ Budget = (*Ratio)(nil)
 	_ Budget = (*Adaptive)(nil)
 )
+
+// The counts of a budget's stripe.Counters, for Stats.
+const (
+	sRequests = iota
+	sRefused
+	sRetries
+	sThrottled
+)

@@ -12,7 +12,7 @@ import (
 // cache line each, past the first, and so does each atomic that every
 // call writes.
 func TestLayout(t *testing.T) {
-	const counter, win = 16, window.Counters*8 + 8 // a count and its owner; counts and an owner
+	const counter, win = stripe.Width*8 + 8, window.Counters*8 + 8 // counts and an owner
 	for range 10 {
 		tb, _ := NewTokenBucket(TokenBucketConfig{})
 		a, _ := NewAdaptive(AdaptiveConfig{})
@@ -23,17 +23,12 @@ func TestLayout(t *testing.T) {
 			live   uintptr
 		}{
 			{"TokenBucket.tokens", unsafe.Pointer(tb), unsafe.Pointer(&tb.tokens), 8},
-			{"TokenBucket.requests", unsafe.Pointer(tb), tb.requests.At(), counter},
-			{"TokenBucket.retries", unsafe.Pointer(tb), tb.retries.At(), counter},
-			{"TokenBucket.throttled", unsafe.Pointer(tb), tb.throttled.At(), counter},
+			{"TokenBucket.stats", unsafe.Pointer(tb), tb.stats.At(), counter},
 			{"Adaptive.win", unsafe.Pointer(a), window.PendingAt(&a.win), win},
-			{"Adaptive.requests", unsafe.Pointer(a), a.requests.At(), counter},
-			{"Adaptive.refused", unsafe.Pointer(a), a.refused.At(), counter},
-			{"Adaptive.retries", unsafe.Pointer(a), a.retries.At(), counter},
-			{"Adaptive.throttled", unsafe.Pointer(a), a.throttled.At(), counter},
+			{"Adaptive.stats", unsafe.Pointer(a), a.stats.At(), counter},
 			{"Ratio.win", unsafe.Pointer(r), window.PendingAt(&r.win), win},
 			{"Ratio.left", unsafe.Pointer(r), unsafe.Pointer(&r.left), 8},
-			{"Ratio.throttled", unsafe.Pointer(r), r.throttled.At(), counter},
+			{"Ratio.stats", unsafe.Pointer(r), r.stats.At(), counter},
 		}
 		for _, f := range fields {
 			if !stripe.Apart(f.obj, f.p, f.live) {

@@ -88,7 +88,7 @@ type Ratio struct {
 	// no retry is left, a retry takes the lock only if the calls since
 	// then allow one more.
 	calls atomic.Int64
-	_     [48]byte // so that left starts a cache line (see TestLayout)
+	_     [72]byte // so that left starts a cache line (see TestLayout)
 
 	// left is how many more retries the window may take: what the last
 	// update gave (negative: owed), plus what calls since earned, less
@@ -97,7 +97,7 @@ type Ratio struct {
 	left atomic.Int64
 	_    [56]byte
 
-	throttled stripe.Counter
+	stats stripe.Counters // sThrottled
 
 	mu    sync.Mutex
 	given int64 // left as the last update set it, plus credits
@@ -169,7 +169,7 @@ func (r *Ratio) AllowRetry() bool {
 			}
 			return true
 		case l != updating && l+r.credit() <= 0:
-			r.throttled.Add()
+			r.stats.Add(sThrottled)
 			return false
 		}
 		break // calls since the last update allow one, or it is under way
@@ -188,7 +188,7 @@ func (r *Ratio) AllowRetry() bool {
 		}
 		return true
 	}
-	r.throttled.Add()
+	r.stats.Add(sThrottled)
 	return false
 }
 
@@ -255,7 +255,7 @@ func (r *Ratio) Stats() Stats {
 	return Stats{
 		Requests:  uint64(r.win.LifetimeLocked(rCalls)),
 		Retries:   uint64(r.win.LifetimeLocked(rRetries) + r.given - r.left.Load()),
-		Throttled: r.throttled.Load(),
+		Throttled: r.stats.Load(sThrottled),
 	}
 }
 

@@ -60,11 +60,9 @@ type TokenBucket struct {
 
 	// tokens has a cache line of its own, so that cores writing it do not
 	// slow those reading the others; the statistics are striped.
-	tokens    atomic.Int64 // thousandths
-	_         [56]byte
-	requests  stripe.Counter
-	retries   stripe.Counter
-	throttled stripe.Counter
+	tokens atomic.Int64 // thousandths
+	_      [56]byte
+	stats  stripe.Counters // sRequests, sRetries, sThrottled
 }
 
 // NewTokenBucket returns a full token bucket, or an error that names the
@@ -91,17 +89,17 @@ func NewTokenBucket(c TokenBucketConfig) (*TokenBucket, error) {
 
 // Request counts the call and allows it.
 func (b *TokenBucket) Request() bool {
-	b.requests.Add()
+	b.stats.Add(sRequests)
 	return true
 }
 
 // AllowRetry reports whether more than half the tokens are left.
 func (b *TokenBucket) AllowRetry() bool {
 	if b.tokens.Load() > b.half {
-		b.retries.Add()
+		b.stats.Add(sRetries)
 		return true
 	}
-	b.throttled.Add()
+	b.stats.Add(sThrottled)
 	return false
 }
 
@@ -135,9 +133,9 @@ func (b *TokenBucket) Tokens() float64 { return float64(b.tokens.Load()) / 1000 
 // Stats returns the bucket's counters.
 func (b *TokenBucket) Stats() Stats {
 	return Stats{
-		Requests:  b.requests.Load(),
-		Retries:   b.retries.Load(),
-		Throttled: b.throttled.Load(),
+		Requests:  b.stats.Load(sRequests),
+		Retries:   b.stats.Load(sRetries),
+		Throttled: b.stats.Load(sThrottled),
 		Tokens:    b.Tokens(),
 	}
 }

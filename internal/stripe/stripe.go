@@ -8,7 +8,7 @@
 // differ in the address bits above that, and a goroutine keeps its stripe
 // while its stack stays put and the salt does not change. Two goroutines
 // may still hash to one stripe, about one pair in Count. So now and then
-// (every 64th event of a Counter's stripe; every flush of a window's) the
+// (every 64th event of a count of Counters; every flush of a window) the
 // writer of an event notes who it is in the stripe; when that changes, two
 // goroutines share the stripe, and a new salt deals every goroutine
 // again, as Java's LongAdder re-hashes a thread that collides. The check
@@ -40,8 +40,8 @@ const (
 // phi is 2⁶⁴ divided by the golden ratio: Fibonacci hashing's multiplier.
 const phi = 0x9E3779B97F4A7C15
 
-// sample is how often, in events, a Counter's stripe checks who writes
-// it.
+// sample is how often, in events, a count of Counters checks who writes
+// its stripe.
 const sample = 64
 
 // Salt deals goroutines to stripes and deals them again when two turn
@@ -72,36 +72,46 @@ func (s *Salt) Deals() uint64 { return s.v.Load() * phiInverse }
 // phiInverse is phi's inverse modulo 2⁶⁴.
 const phiInverse = 0xF1DE83E19937733D
 
-// Counter is a count that many goroutines add to at once. Its zero value
-// is zero.
-type Counter struct {
+// Counters holds Width counts that many goroutines add to at once, in
+// one set of stripes, so that a goroutine that adds to several touches
+// one cache line. Its zero value holds zeros.
+type Counters struct {
 	salt  Salt
 	_     [LineSize - 8]byte
 	cells [Count]struct {
-		n     atomic.Uint64
+		n     [Width]atomic.Uint64
 		owner atomic.Uint64
-		_     [LineSize - 16]byte
+		_     [LineSize - Width*8 - 8]byte
 	}
 }
 
-// Add adds one.
-func (c *Counter) Add() {
-	i, id := c.salt.Pick()
-	// A stripe's first check finds no owner and stirs too, once: testing
-	// for that would make Add too costly to inline.
-	if cell := &c.cells[i]; cell.n.Add(1)%sample == 0 && cell.owner.Swap(id) != id {
-		c.salt.Stir()
+// Width is the number of counts in Counters.
+const Width = 4
+
+// Add adds one to count k, from 0 to Width-1.
+func (c *Counters) Add(k int) {
+	// Salt.Pick and Salt.Stir by hand: through them, Add would cost too
+	// much to inline. A stripe's first check finds no owner and deals
+	// again too, once, for the same reason.
+	var here byte
+	id := uint64(uintptr(unsafe.Pointer(&here))) >> minStack
+	cell := &c.cells[(id^c.salt.v.Load())*phi>>(64-bits)]
+	if cell.n[k].Add(1)%sample == 0 && cell.owner.Swap(id) != id {
+		c.salt.v.Add(phi)
 	}
 }
 
-// Load returns the count.
-func (c *Counter) Load() uint64 {
+// Load returns count k.
+func (c *Counters) Load(k int) uint64 {
 	var n uint64
 	for i := range c.cells {
-		n += c.cells[i].n.Load()
+		n += c.cells[i].n[k].Load()
 	}
 	return n
 }
+
+// At returns the address of c's first stripe, for Apart.
+func (c *Counters) At() unsafe.Pointer { return unsafe.Pointer(&c.cells[0]) }
 
 // Apart reports whether stripes that start at p and every LineSize bytes
 // after it, each live bytes long, each lie within one cache line, so that
@@ -113,6 +123,3 @@ func (c *Counter) Load() uint64 {
 func Apart(obj, p unsafe.Pointer, live uintptr) bool {
 	return uintptr(p)%LineSize+live <= LineSize && uintptr(p)/LineSize > uintptr(obj)/LineSize
 }
-
-// At returns the address of c's first stripe, for Apart.
-func (c *Counter) At() unsafe.Pointer { return unsafe.Pointer(&c.cells[0]) }

@@ -40,22 +40,25 @@ func TestIndexInRange(t *testing.T) {
 	wg.Wait()
 }
 
-func TestCounter(t *testing.T) {
-	var c Counter
+func TestCounters(t *testing.T) {
+	var c Counters
 	var wg sync.WaitGroup
-	for range 50 {
+	for g := range 50 {
 		wg.Go(func() {
 			for range 1000 {
-				c.Add()
+				c.Add(g % Width)
 			}
 		})
 	}
 	wg.Wait()
-	if got := c.Load(); got != 50000 {
-		t.Errorf("Load() = %d; want 50000", got)
+	for k := range Width {
+		want := uint64(1000 * ((50 + Width - 1 - k) / Width)) // goroutines g with g%Width == k
+		if got := c.Load(k); got != want {
+			t.Errorf("Load(%d) = %d; want %d", k, got, want)
+		}
 	}
 	if s := unsafe.Sizeof(c); s != (Count+1)*LineSize {
-		t.Errorf("a Counter is %d bytes; want %d, a line for the salt and one a stripe", s, (Count+1)*LineSize)
+		t.Errorf("Counters is %d bytes; want %d, a line for the salt and one a stripe", s, (Count+1)*LineSize)
 	}
 }
 
@@ -74,34 +77,46 @@ func TestPickMatchesIndex(t *testing.T) {
 	}
 }
 
-// A Counter's stripe that another goroutine wrote last deals again at its
-// next check; a lone goroutine soon settles on a stripe, and its checks
-// then deal nothing.
-func TestCounterDealsAgainWhenShared(t *testing.T) {
-	var c Counter
+// A stripe of Counters that another goroutine wrote last deals again at
+// its next check; a lone goroutine soon settles on a stripe, and its
+// checks then deal nothing. Add picks stripes as index does.
+func TestCountersDealAgainWhenShared(t *testing.T) {
+	var c Counters
 	for i := range c.cells {
 		c.cells[i].owner.Store(1) // no goroutine's identity: stacks are not at address 2 KiB
 	}
 	for range sample {
-		c.Add()
+		c.Add(2)
 	}
 	if n := c.salt.Deals(); n == 0 {
 		t.Fatal("the stripe's last writer was another goroutine: no new deal")
 	}
 	for range 100 * sample {
-		c.Add()
+		c.Add(2)
 	}
 	settled := c.salt.Deals()
 	if settled > Count+1 {
 		t.Errorf("a lone goroutine dealt %d times; want at most one a stripe", settled)
 	}
 	for range 100 * sample {
-		c.Add()
+		c.Add(2)
 	}
 	if n := c.salt.Deals(); n != settled {
 		t.Errorf("a lone goroutine settled after %d deals, then dealt %d more", settled, n-settled)
 	}
-	if got := c.Load(); got != 201*sample {
-		t.Errorf("Load() = %d; want %d", got, 201*sample)
+	if got := c.Load(2); got != 201*sample {
+		t.Errorf("Load(2) = %d; want %d", got, 201*sample)
+	}
+	// The lone goroutine's stripe is the one index gives for its owner.
+	used := -1
+	for i := range c.cells {
+		if c.cells[i].n[2].Load()%sample != 0 || c.cells[i].owner.Load() != 1 && c.cells[i].n[2].Load() > 0 {
+			if id := c.cells[i].owner.Load(); index(id, c.salt.v.Load()) == i {
+				used = i
+			}
+		}
+	}
+	if used < 0 {
+		t.Error("no stripe that index gives for its owner holds the lone goroutine's counts")
 	}
 }

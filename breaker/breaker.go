@@ -7,10 +7,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/internal/window"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/verdict"
 )
+
+// The counts of the breaker's stripe.Counters.
+const sRejected = 0
 
 // The breaker's window counters.
 const (
@@ -22,22 +26,28 @@ const (
 // Breaker is a circuit breaker. Make one with New; it is safe for
 // concurrent use.
 type Breaker struct {
-	// Written on every call: the window's pending stripes, first so that
-	// each has a cache line of its own (see TestLayout).
+	// Written on every call: the window's pending stripes (see
+	// TestLayout).
 	win window.Window
 	_   [64]byte
 
-	// Read on every call.
-	word   atomic.Uint64 // state, generation, probes in flight, armed; see state.go
-	consec atomic.Int64  // failures in a row while closed
-	s      settings
-	epoch  time.Time // the clock's reading at New; times are ns since it
-	_      [64]byte
+	// Read on every call, written at transitions.
+	word  atomic.Uint64 // state, generation, probes in flight, armed; see state.go
+	s     settings
+	epoch time.Time // the clock's reading at New; times are ns since it
+	_     [64]byte
 
-	until    atomic.Int64 // when an Open breaker may half-open
-	probeBy  atomic.Int64 // when a HalfOpen breaker's probes time out
-	openErr  atomic.Pointer[OpenError]
-	rejected atomic.Uint64
+	// Written by every failure and the success after it: a line of its
+	// own, so that failures do not make other cores miss word.
+	consec atomic.Int64 // failures in a row while closed
+	_      [56]byte
+
+	until   atomic.Int64 // when an Open breaker may half-open
+	probeBy atomic.Int64 // when a HalfOpen breaker's probes time out
+	openErr atomic.Pointer[OpenError]
+	_       [24]byte // so that stats starts a line (see TestLayout)
+
+	stats stripe.Counters // written by every refusal: sRejected
 
 	mu        sync.Mutex
 	ring      ring          // the count-based window, if CountWindow is set
@@ -185,7 +195,7 @@ func (b *Breaker) probe(w uint64) (Permit, bool) {
 }
 
 func (b *Breaker) reject() (Permit, error) {
-	b.rejected.Add(1)
+	b.stats.Add(sRejected)
 	if e := b.openErr.Load(); e != nil {
 		return Permit{}, e
 	}

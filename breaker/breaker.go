@@ -13,6 +13,13 @@ import (
 	"github.com/recur-go/recur/verdict"
 )
 
+// maxBatch is the most successes a stripe of the window holds before the
+// breaker reads its clock and flushes them: one clock read per 256
+// successes on a busy breaker. Failures flush at once, and successes near a
+// threshold are counted under the lock, so the batch only delays when the
+// window learns that time has passed.
+const maxBatch = 256
+
 // The counts of the breaker's stripe.Counters.
 const sRejected = 0
 
@@ -91,7 +98,7 @@ func New(c Config) (*Breaker, error) {
 
 func build(s settings, exact bool) *Breaker {
 	b := &Breaker{s: s, epoch: s.Clock.Now()}
-	b.win.Init(int64(s.Window)/window.Buckets, exact)
+	b.win.Init(int64(s.Window)/window.Buckets, maxBatch, exact)
 	if s.CountWindow > 0 {
 		b.ring.slots = make([]uint8, s.CountWindow)
 	}
@@ -211,7 +218,7 @@ func (b *Breaker) reject() (Permit, error) {
 // counts nothing either.
 //
 // The rules are judged after every counted outcome. Recording a success
-// while closed costs an atomic add and no lock, and about once every 64
+// while closed costs an atomic add and no lock, and about once every 256
 // calls on a busy breaker a clock read; a failure takes the breaker's
 // lock and reads the clock, and so do successes while the window is close
 // enough to a threshold that one more success could open it (a success

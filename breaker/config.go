@@ -128,7 +128,7 @@ type Config struct {
 
 	// Clock reads the time; nil means clockcap.Real(), which the breaker
 	// reads through the monotonic clock alone. A closed breaker reads it
-	// only to record failures and, on a busy breaker, about once every 64
+	// only to record failures and, on a busy breaker, about once every 256
 	// successes (see package doc), unless SlowCall is set.
 	Clock clockcap.Clock
 

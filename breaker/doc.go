@@ -59,10 +59,10 @@
 // one), and a load of the failure streak. No lock, no allocation, and no
 // clock read: the rate window learns the time only when something else
 // reads the clock (a failure), or when enough successes are pending that
-// it should, which on a busy breaker is once every 64 calls; pending
+// it should, which on a busy breaker is once every 256 calls; pending
 // successes are spread evenly over the time since the last reading. The
-// counts are therefore exact for a quiet breaker and off by at most a few
-// dozen calls, in time placement only, for a busy one. A failure takes a
+// counts are therefore exact for a quiet breaker and off by at most a batch of
+// calls a stripe, in time placement only, for a busy one. A failure takes a
 // lock and reads the clock, and so does a success while the window is one
 // success away from a threshold. With the real clock the breaker reads
 // the monotonic clock alone: refusing a call costs one such read and

@@ -133,7 +133,7 @@ func NewAdaptive(c AdaptiveConfig) (*Adaptive, error) {
 		c.Random = randcap.Real()
 	}
 	a := &Adaptive{k: c.K, seed: c.Random.Seed(), clock: c.Clock, epoch: c.Clock.Now()}
-	a.win.Init(int64(c.Window)/window.Buckets, false)
+	a.win.Init(int64(c.Window)/window.Buckets, maxBatch, false)
 	return a, nil
 }
 

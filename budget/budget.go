@@ -64,3 +64,9 @@ const (
 	sRetries
 	sThrottled
 )
+
+// maxBatch is the most events a stripe of a budget's window holds before
+// the budget reads its clock and flushes them. It is smaller than the
+// breaker's: the adaptive throttle's first check reads the window as of
+// its last flush, so a larger batch would notice an outage later.
+const maxBatch = 64

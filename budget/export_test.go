@@ -5,10 +5,10 @@ package budget
 func Exact(b Budget) Budget {
 	switch b := b.(type) {
 	case *Ratio:
-		b.win.Init(b.win.Width(), true)
+		b.win.Init(b.win.Width(), 1, true)
 		b.exact = true
 	case *Adaptive:
-		b.win.Init(b.win.Width(), true)
+		b.win.Init(b.win.Width(), 1, true)
 	}
 	return b
 }

@@ -137,7 +137,7 @@ func NewRatio(c RatioConfig) (*Ratio, error) {
 	}
 	r := &Ratio{clock: c.Clock, epoch: c.Clock.Now(), pct: int64(c.Percent)}
 	r.floor = int64(min(float64(c.MinPerSecond)*c.Window.Seconds(), MaxFloor))
-	r.win.Init(int64(c.Window)/window.Buckets, false)
+	r.win.Init(int64(c.Window)/window.Buckets, maxBatch, false)
 	r.given = r.floor
 	r.left.Store(r.given)
 	return r, nil

@@ -15,9 +15,10 @@
 // flush spreads the pending events evenly over the time
 // since the previous flush, so steady traffic is counted in the right
 // buckets; the batch adapts so that, at any rate, flushes come about four
-// times per bucket width, or every 64 events if that is sooner. A busy
-// target therefore pays one clock read per 64 events, and a quiet one,
-// whose clock reads cost nothing in aggregate, is counted almost exactly.
+// times per bucket width, or every maxBatch events (the owner's choice,
+// see Init) if that is sooner. A busy target therefore pays one clock read
+// per maxBatch events, and a quiet one, whose clock reads cost nothing in
+// aggregate, is counted almost exactly.
 //
 // The owner supplies the lock: methods whose names end in Locked must be
 // called with it held; Add and Sum need no lock. Times are nanoseconds on
@@ -37,9 +38,6 @@ const (
 	Buckets = 10
 	// Counters is the number of counters in a bucket.
 	Counters = 3
-	// MaxBatch is the largest number of events pending in one stripe
-	// before a flush.
-	MaxBatch = 64
 )
 
 // Window is a sliding window of counters. Its zero value is not usable:
@@ -62,11 +60,12 @@ type Window struct {
 	sums [Counters]atomic.Int64 // sums over the ring, readable without the lock
 
 	// Guarded by the owner's lock.
-	head    int64 // number of the newest bucket: time / width
-	last    int64 // time of the last flush
-	buckets [Buckets][Counters]int64
-	life    [Counters]int64      // everything ever flushed, for statistics
-	owners  [stripe.Count]uint64 // each stripe's owner as of the last flush
+	head     int64 // number of the newest bucket: time / width
+	last     int64 // time of the last flush
+	maxBatch int64 // the largest batch
+	buckets  [Buckets][Counters]int64
+	life     [Counters]int64      // everything ever flushed, for statistics
+	owners   [stripe.Count]uint64 // each stripe's owner as of the last flush
 }
 
 type pending struct {
@@ -113,11 +112,13 @@ func (w *Window) takePending(c int) int64 {
 }
 
 // Init prepares w to cover Buckets buckets of width nanoseconds each
-// (width must be positive), starting at time 0. With exact set, every Add
-// asks for a flush, which makes the counts exact at the price of a clock
-// read per event; tests use it to compare against a model.
-func (w *Window) Init(width int64, exact bool) {
-	w.width, w.exact = width, exact
+// (width must be positive), starting at time 0, with at most maxBatch
+// events pending in a stripe before Add asks for a flush (at least 1).
+// With exact set, every Add asks for a flush, which makes the counts
+// exact at the price of a clock read per event; tests use it to compare
+// against a model.
+func (w *Window) Init(width, maxBatch int64, exact bool) {
+	w.width, w.maxBatch, w.exact = width, max(maxBatch, 1), exact
 	w.batch.Store(1)
 }
 
@@ -265,7 +266,7 @@ func (w *Window) adapt(events, span int64) {
 	if w.exact {
 		return
 	}
-	b := float64(MaxBatch)
+	b := float64(w.maxBatch)
 	if span > 0 {
 		b = min(b, float64(events)*float64(max(w.width/4, 1))/float64(span))
 	}

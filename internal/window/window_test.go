@@ -42,11 +42,14 @@ func (m *model) lifetime(c int) int64 {
 
 // TestPropExactMatchesModel: in exact mode every event is flushed at its
 // own time, so the window's sums are the model's, whatever the steps.
+// testBatch is the largest batch of the windows under test.
+const testBatch = 64
+
 func TestPropExactMatchesModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		width := rapid.Int64Range(1, 1000).Draw(t, "width")
 		var w Window
-		w.Init(width, true)
+		w.Init(width, testBatch, true)
 		m := &model{width: width}
 		for range rapid.IntRange(1, 200).Draw(t, "steps") {
 			switch rapid.IntRange(0, 3).Draw(t, "op") {
@@ -88,12 +91,12 @@ func TestPropExactMatchesModel(t *testing.T) {
 
 // TestPropBatchedIsClose: with batching, the window is off from the exact
 // count by at most the events of the one flush interval that straddles
-// the window's start plus those still pending: fewer than 2·MaxBatch.
+// the window's start plus those still pending: fewer than 2·testBatch.
 func TestPropBatchedIsClose(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		width := rapid.Int64Range(4, 1000).Draw(t, "width")
 		var w Window
-		w.Init(width, false)
+		w.Init(width, testBatch, false)
 		m := &model{width: width}
 		for range rapid.IntRange(1, 2000).Draw(t, "events") {
 			m.now += rapid.Int64Range(0, width/2).Draw(t, "gap")
@@ -106,7 +109,7 @@ func TestPropBatchedIsClose(t *testing.T) {
 			if rapid.IntRange(0, 50).Draw(t, "look") == 0 {
 				w.FlushLocked(m.now)
 				got, want := w.Sum(0), m.sum(0)
-				if d := got - want; d <= -2*MaxBatch || d >= 2*MaxBatch {
+				if d := got - want; d <= -2*testBatch || d >= 2*testBatch {
 					t.Fatalf("at %d: Sum = %d; exact %d", m.now, got, want)
 				}
 			}
@@ -123,7 +126,7 @@ func TestSpreadSteadyTraffic(t *testing.T) {
 	// one, at 30000, opens bucket 30), give or take the batch straddling
 	// the window's start.
 	var w Window
-	w.Init(1000, false)
+	w.Init(1000, testBatch, false)
 	var now int64
 	for range 3000 {
 		now += 10
@@ -132,8 +135,8 @@ func TestSpreadSteadyTraffic(t *testing.T) {
 		}
 	}
 	w.FlushLocked(now)
-	if got := w.Sum(0); got < 901-MaxBatch || got > 901+MaxBatch {
-		t.Errorf("Sum = %d; want 901 ± %d", got, MaxBatch)
+	if got := w.Sum(0); got < 901-testBatch || got > 901+testBatch {
+		t.Errorf("Sum = %d; want 901 ± %d", got, testBatch)
 	}
 	if got := w.batch.Load(); got != 25 {
 		t.Errorf("batch = %d; want 25 (a flush every quarter bucket at 100 events a bucket)", got)
@@ -162,7 +165,7 @@ func TestSpreadShares(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var w Window
-		w.Init(10, false)
+		w.Init(10, testBatch, false)
 		w.FlushLocked(tt.t0)
 		w.pending[0].n[0].Add(tt.n)
 		w.FlushLocked(tt.t1)
@@ -184,7 +187,7 @@ func TestSpreadShares(t *testing.T) {
 // not one width early.
 func TestEventOnBoundaryStaysTheWholeWindow(t *testing.T) {
 	var w Window
-	w.Init(10, false)
+	w.Init(10, testBatch, false)
 	w.FlushLocked(5)
 	w.Add(0, 1)
 	w.FlushLocked(10) // the event, at 10: bucket 1
@@ -198,7 +201,7 @@ func TestEventOnBoundaryStaysTheWholeWindow(t *testing.T) {
 
 func TestBucketLocked(t *testing.T) {
 	var w Window
-	w.Init(10, true)
+	w.Init(10, testBatch, true)
 	for _, at := range []int64{5, 15, 15, 35} {
 		w.FlushLocked(at)
 		w.AddLocked(0, 1)
@@ -215,7 +218,7 @@ func TestBucketLocked(t *testing.T) {
 
 func TestResetKeepsLifetime(t *testing.T) {
 	var w Window
-	w.Init(10, false)
+	w.Init(10, testBatch, false)
 	w.Add(0, 5)
 	w.FlushLocked(3)
 	w.AddLocked(1, 2)
@@ -235,7 +238,7 @@ func TestResetKeepsLifetime(t *testing.T) {
 
 func TestConcurrentAddsAreAllCounted(t *testing.T) {
 	var w Window
-	w.Init(1_000_000, false)
+	w.Init(1_000_000, testBatch, false)
 	var mu sync.Mutex
 	var clock int64
 	var wg sync.WaitGroup
@@ -263,7 +266,7 @@ func TestConcurrentAddsAreAllCounted(t *testing.T) {
 
 func BenchmarkAdd(b *testing.B) {
 	var w Window
-	w.Init(1e8, false)
+	w.Init(1e8, testBatch, false)
 	var mu sync.Mutex
 	var now int64
 	b.ReportAllocs()
@@ -283,7 +286,7 @@ func BenchmarkAdd(b *testing.B) {
 // only then; the goroutine whose Add asks for a flush notes itself.
 func TestFlushDealsAgainWhenAStripeIsShared(t *testing.T) {
 	var w Window
-	w.Init(100, false)
+	w.Init(100, testBatch, false)
 	for i := range w.pending {
 		w.pending[i].owner.Store(uint64(100 + i)) // a goroutine per stripe
 	}

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/internal/window"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/verdict"
@@ -19,9 +18,6 @@ import (
 // threshold are counted under the lock, so the batch only delays when the
 // window learns that time has passed.
 const maxBatch = 256
-
-// The counts of the breaker's stripe.Counters.
-const sRejected = 0
 
 // The breaker's window counters.
 const (
@@ -52,9 +48,6 @@ type Breaker struct {
 	until   atomic.Int64 // when an Open breaker may half-open
 	probeBy atomic.Int64 // when a HalfOpen breaker's probes time out
 	openErr atomic.Pointer[OpenError]
-	_       [24]byte // so that stats starts a line (see TestLayout)
-
-	stats stripe.Counters // written by every refusal: sRejected
 
 	mu        sync.Mutex
 	ring      ring          // the count-based window, if CountWindow is set
@@ -202,7 +195,7 @@ func (b *Breaker) probe(w uint64) (Permit, bool) {
 }
 
 func (b *Breaker) reject() (Permit, error) {
-	b.stats.Add(sRejected)
+	b.win.Tally() // refusals, striped beside the window
 	if e := b.openErr.Load(); e != nil {
 		return Permit{}, e
 	}

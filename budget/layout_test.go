@@ -12,7 +12,7 @@ import (
 // cache line each, past the first, and so does each atomic that every
 // call writes.
 func TestLayout(t *testing.T) {
-	const counter, win = stripe.Width*8 + 8, window.Counters*8 + 8 // counts and an owner
+	const counter, win = stripe.Width*8 + 8, window.LiveBytes // counts and an owner
 	for range 10 {
 		tb, _ := NewTokenBucket(TokenBucketConfig{})
 		a, _ := NewAdaptive(AdaptiveConfig{})

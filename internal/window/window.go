@@ -71,8 +71,12 @@ type Window struct {
 type pending struct {
 	n     [Counters]atomic.Int64
 	owner atomic.Uint64 // the last goroutine to ask for a flush from here
-	_     [stripe.LineSize - Counters*8 - 8]byte
+	tally atomic.Uint64 // see Tally
+	_     [stripe.LineSize - LiveBytes]byte
 }
+
+// LiveBytes is how much of each pending stripe's cache line holds data.
+const LiveBytes = Counters*8 + 16
 
 // pendingOf returns the events pending on counter c in every stripe.
 func (w *Window) pendingOf(c int) int64 {
@@ -138,6 +142,22 @@ func (w *Window) Add(c int, n int64) (flush bool) {
 	}
 	p.owner.Store(id) // FlushLocked checks who asked: see package stripe
 	return true
+}
+
+// Tally adds one to a count kept beside the window, in its stripes, for
+// the owner's statistics: it is in no bucket and asks for no flush.
+func (w *Window) Tally() {
+	i, _ := w.salt.Pick()
+	w.pending[i].tally.Add(1)
+}
+
+// Tallied returns the count that Tally keeps.
+func (w *Window) Tallied() uint64 {
+	var n uint64
+	for i := range w.pending {
+		n += w.pending[i].tally.Load()
+	}
+	return n
 }
 
 // Sum returns counter c over the window, pending events included.

@@ -322,3 +322,29 @@ func TestFlushDealsAgainWhenAStripeIsShared(t *testing.T) {
 		t.Errorf("Add asked for a flush: %d stripes note an owner; want 1", noted)
 	}
 }
+
+// Tally counts beside the window: every event, from any goroutine, in no
+// bucket, through flushes and resets.
+func TestTally(t *testing.T) {
+	var w Window
+	w.Init(100, testBatch, false)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 1000 {
+				w.Tally()
+			}
+		})
+	}
+	wg.Wait()
+	w.FlushLocked(50)
+	w.ResetLocked(60)
+	if got := w.Tallied(); got != 8000 {
+		t.Errorf("Tallied() = %d; want 8000", got)
+	}
+	for c := range Counters {
+		if got := w.LifetimeLocked(c); got != 0 {
+			t.Errorf("counter %d: lifetime %d; want 0 (tallies are not events)", c, got)
+		}
+	}
+}

@@ -90,7 +90,11 @@ func TestConcurrentCalls(t *testing.T) {
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}
 	})
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 10}, Breakers: counter(t), Unthrottled: true} // two in three attempts fail: beyond what a budget allows
+	// Two in three attempts fail, whoever makes them: beyond what a budget
+	// allows, and a call may meet many failures in a row while the other
+	// goroutines take the successes. With 10 retries one call in about 60
+	// ran out ((2/3)^11); 60 make that about one in 4·10^10.
+	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 60}, Breakers: counter(t), Unthrottled: true}
 	var wg sync.WaitGroup
 	errs := make(chan error, 20)
 	for range 20 {

@@ -413,24 +413,6 @@ func TestDoubleRecordWhileClosed(t *testing.T) {
 	}
 }
 
-// A copy of a probe's Permit carries its ticket: recording the copy after
-// the original counts nothing.
-func TestCopyOfAProbeRecorded(t *testing.T) {
-	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 2})
-	call(b, verdict.Failure)
-	clock.Advance(5 * time.Second)
-	p1, _ := b.Allow()
-	copy1 := p1
-	b.Record(&p1, verdict.Success)
-	b.Record(&copy1, verdict.Success) // would close the breaker with one probe
-	if s := b.State(); s != breaker.HalfOpen {
-		t.Fatalf("a probe and its copy recorded: %v; want half-open", s)
-	}
-	if st := b.Stats(); st.Duplicates != 1 {
-		t.Errorf("Duplicates = %d; want 1", st.Duplicates)
-	}
-}
-
 // A call admitted before a transition says nothing about the new state.
 func TestStaleOutcomesCountNothing(t *testing.T) {
 	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 2})

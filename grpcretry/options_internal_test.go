@@ -1,28 +1,15 @@
 package grpcretry
 
 import (
-	"context"
-	"log/slog"
 	"testing"
-	"time"
 
-	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/internal/optcheck"
-	"github.com/recur-go/recur/randcap"
-	"github.com/recur-go/recur/retry"
 )
 
-// TestRunnerCarriesEveryField: runner copies each field of Options to the
-// retry.Options field of the same name, and sets no other.
+// TestRunnerCarriesEveryField: runner copies each field of Options to
+// the retry.Options field of the same name, and sets no other.
 func TestRunnerCarriesEveryField(t *testing.T) {
-	in := Options{
-		Caps:           retry.Caps{Clock: clockcap.Real(), Random: randcap.Seeded(1), Logger: slog.New(slog.DiscardHandler)},
-		AttemptTimeout: time.Second,
-		MaxPushback:    time.Second,
-		OnRetry:        func(int, error, time.Duration, string) {},
-		OnGiveUp:       func(*retry.Error) {},
-		OnRecovered:    func(int, string) {},
-		Observer:       retry.ObserverFunc(func(context.Context, retry.Event) {}),
-	}
+	var in Options
+	optcheck.Fill(t, &in)
 	optcheck.Carries(t, in, in.runner())
 }

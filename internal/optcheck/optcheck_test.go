@@ -1,6 +1,13 @@
 package optcheck
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/recur-go/recur/budget"
+	"github.com/recur-go/recur/retry"
+)
 
 // fn is an interface type that a function type implements, as
 // retry.ObserverFunc implements retry.Observer.
@@ -57,5 +64,26 @@ func TestCarries(t *testing.T) {
 		if r.failed != tc.fail {
 			t.Errorf("%s: failed %v, want %v", tc.name, r.failed, tc.fail)
 		}
+	}
+}
+
+// Fill leaves no field of the kinds the options types have zero.
+func TestFill(t *testing.T) {
+	var opts struct {
+		Caps     retry.Caps
+		Timeout  time.Duration
+		OnRetry  func(int, error) bool
+		Budget   budget.Budget
+		Observer retry.Observer
+	}
+	Fill(t, &opts)
+	v := reflect.ValueOf(opts)
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Errorf("Fill left %s zero", v.Type().Field(i).Name)
+		}
+	}
+	if opts.OnRetry(1, nil) {
+		t.Error("Fill's function returned true; want the zero result")
 	}
 }

@@ -199,8 +199,13 @@ func New(c Config) (*Metrics, error) {
 	if c.MaxTargets < 0 {
 		errs = append(errs, fmt.Errorf("negative Config.MaxTargets %d", c.MaxTargets))
 	}
-	if err := checkBuckets(c.Buckets); err != nil {
+	if err := fold.CheckBuckets(c.Buckets); err != nil {
 		errs = append(errs, err)
+	}
+	for i, v := range c.Buckets {
+		if math.IsInf(v, 0) {
+			errs = append(errs, fmt.Errorf("Config.Buckets[%d] is %v", i, v)) // an OpenTelemetry boundary is finite
+		}
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("otelrecur: %w", errors.Join(errs...))
@@ -220,24 +225,6 @@ func New(c Config) (*Metrics, error) {
 		return nil, fmt.Errorf("otelrecur: client %q: %w", c.Client, err)
 	}
 	return m, nil
-}
-
-func checkBuckets(b []float64) error {
-	if b == nil {
-		return nil
-	}
-	if len(b) == 0 {
-		return errors.New("empty Config.Buckets (nil means DefaultBuckets)")
-	}
-	for i, v := range b {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("Config.Buckets[%d] is %v", i, v)
-		}
-		if i > 0 && v <= b[i-1] {
-			return fmt.Errorf("Config.Buckets do not increase: [%d] = %v after %v", i, v, b[i-1])
-		}
-	}
-	return nil
 }
 
 // AddBreaker adds a breaker that no Registry holds, such as the one set

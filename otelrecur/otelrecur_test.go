@@ -36,6 +36,7 @@ func TestConfigErrors(t *testing.T) {
 		{"empty buckets", otelrecur.Config{Client: "c", Buckets: []float64{}}, "empty Config.Buckets"},
 		{"buckets down", otelrecur.Config{Client: "c", Buckets: []float64{1, 0.5}}, "do not increase: [1] = 0.5 after 1"},
 		{"NaN bucket", otelrecur.Config{Client: "c", Buckets: []float64{math.NaN()}}, "Config.Buckets[0] is NaN"},
+		{"infinite bucket", otelrecur.Config{Client: "c", Buckets: []float64{1, math.Inf(1)}}, "Config.Buckets[1] is +Inf"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := otelrecur.New(tc.c)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/recur-go/recur/internal/fold"
 	"github.com/recur-go/recur/internal/keyed"
-	"math"
 	"sync"
 	"unicode/utf8"
 
@@ -122,7 +121,7 @@ func New(c Config) (*Metrics, error) {
 	if c.MaxTargets < 0 {
 		errs = append(errs, fmt.Errorf("negative Config.MaxTargets %d", c.MaxTargets))
 	}
-	if err := checkBuckets(c.Buckets); err != nil {
+	if err := fold.CheckBuckets(c.Buckets); err != nil {
 		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
@@ -144,22 +143,4 @@ func New(c Config) (*Metrics, error) {
 		return nil, fmt.Errorf("promrecur: client %q: %w", c.Client, err)
 	}
 	return m, nil
-}
-
-func checkBuckets(b []float64) error {
-	if b == nil {
-		return nil
-	}
-	if len(b) == 0 {
-		return errors.New("empty Config.Buckets (nil means the default buckets)")
-	}
-	for i, v := range b {
-		if math.IsNaN(v) {
-			return fmt.Errorf("Config.Buckets[%d] is NaN", i)
-		}
-		if i > 0 && v <= b[i-1] {
-			return fmt.Errorf("Config.Buckets do not increase: [%d] = %v after %v", i, v, b[i-1])
-		}
-	}
-	return nil
 }

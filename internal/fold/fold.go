@@ -13,6 +13,8 @@
 package fold
 
 import (
+	"errors"
+	"fmt"
 	"iter"
 	"math"
 
@@ -169,4 +171,25 @@ func Add[T any](list []Named[T], target string, v T) ([]Named[T], bool) {
 		}
 	}
 	return append(list, Named[T]{Target: target, Of: v}), true
+}
+
+// CheckBuckets returns what is wrong with histogram bucket bounds b as
+// Config.Buckets: empty (nil, the default, is fine), NaN, or not
+// increasing.
+func CheckBuckets(b []float64) error {
+	if b == nil {
+		return nil
+	}
+	if len(b) == 0 {
+		return errors.New("empty Config.Buckets (nil means the default buckets)")
+	}
+	for i, v := range b {
+		if math.IsNaN(v) {
+			return fmt.Errorf("Config.Buckets[%d] is NaN", i)
+		}
+		if i > 0 && v <= b[i-1] {
+			return fmt.Errorf("Config.Buckets do not increase: [%d] = %v after %v", i, v, b[i-1])
+		}
+	}
+	return nil
 }

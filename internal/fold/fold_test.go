@@ -1,6 +1,7 @@
 package fold_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -93,5 +94,26 @@ func TestStateValue(t *testing.T) {
 	want := map[breaker.State]int64{breaker.Closed: 0, breaker.HalfOpen: 1, breaker.Open: 2, breaker.ForcedOpen: 2, breaker.Disabled: 0, breaker.MetricsOnly: 0}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestCheckBuckets(t *testing.T) {
+	for _, c := range []struct {
+		b    []float64
+		want string
+	}{
+		{nil, ""},
+		{[]float64{0.1, 1, math.Inf(1)}, ""},
+		{[]float64{}, "empty Config.Buckets (nil means the default buckets)"},
+		{[]float64{1, math.NaN()}, "Config.Buckets[1] is NaN"},
+		{[]float64{1, 1}, "Config.Buckets do not increase: [1] = 1 after 1"},
+	} {
+		got := ""
+		if err := fold.CheckBuckets(c.b); err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("CheckBuckets(%v) = %q; want %q", c.b, got, c.want)
+		}
 	}
 }

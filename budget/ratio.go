@@ -205,16 +205,12 @@ func (r *Ratio) take() int64 {
 
 // credit returns how many more retries the calls since the last update
 // allow.
-func (r *Ratio) credit() int64 {
-	more, _ := r.creditAt(r.win.Sum(rCalls))
-	return more
-}
+func (r *Ratio) credit() int64 { return r.creditAt(r.win.Sum(rCalls)) }
 
 // creditAt returns how many more retries the window's calls, when they
-// number calls, allow beyond those at the last update or credit, and
-// calls.
-func (r *Ratio) creditAt(calls int64) (more, at int64) {
-	return calls*r.pct/100 - r.calls.Load()*r.pct/100, calls
+// number calls, allow beyond those at the last update or credit.
+func (r *Ratio) creditAt(calls int64) int64 {
+	return calls*r.pct/100 - r.calls.Load()*r.pct/100
 }
 
 // creditLocked adds the retries that the calls since the last update
@@ -223,7 +219,8 @@ func (r *Ratio) creditAt(calls int64) (more, at int64) {
 // few retries too many; the next update counts them against the retries
 // left (which may then be negative: a debt that later calls pay first).
 func (r *Ratio) creditLocked() {
-	more, calls := r.creditAt(r.win.Sum(rCalls)) // one sum: a call counted meanwhile is not lost
+	calls := r.win.Sum(rCalls) // summed once: a call counted meanwhile is not lost
+	more := r.creditAt(calls)
 	r.calls.Store(calls)
 	r.given += more
 	r.left.Add(more)

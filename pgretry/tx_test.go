@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/pgretry"
+	"github.com/recur-go/recur/schedule"
 )
 
 // exec runs statements on pool or fails the test.
@@ -45,6 +46,17 @@ func (b *barrier) wait() error {
 	case <-time.After(10 * time.Second):
 		return errors.New("barrier: timed out")
 	}
+}
+
+// contended is the transaction schedule of the conflict tests. Reruns at
+// once (fastOptions) can meet the other side again and again: a rerun
+// victim can run into the winner before it commits (40001), and two
+// reruns can deadlock anew. Full jitter breaks the symmetry, as it does
+// for DefaultSchedule in production; ten attempts leave room for a slow,
+// loaded machine.
+var contended = schedule.Intersect{
+	A: schedule.FullJitter(time.Millisecond, 50*time.Millisecond),
+	B: schedule.Times{N: 10},
 }
 
 // conflict runs two transactions, a and b, that both pass a barrier on
@@ -102,7 +114,7 @@ func TestTxSerializationFailure(t *testing.T) {
 		"CREATE TABLE skew (id int PRIMARY KEY, v int NOT NULL)",
 		"CREATE TABLE skew_effects (side text NOT NULL)",
 		"INSERT INTO skew VALUES (1, 0), (2, 0)")
-	db, _ := newDB(t, pool, pgretry.Options{})
+	db, _ := newDB(t, pool, pgretry.Options{TxSchedule: contended})
 	conflict(t, db, pool, "skew", func(ctx context.Context, tx pgx.Tx, side string, first bool, wait func() error) error {
 		var sum int
 		if err := tx.QueryRow(ctx, "SELECT sum(v) FROM skew").Scan(&sum); err != nil {
@@ -132,7 +144,7 @@ func TestTxDeadlock(t *testing.T) {
 		"CREATE TABLE locks (id int PRIMARY KEY, v int NOT NULL)",
 		"CREATE TABLE locks_effects (side text NOT NULL)",
 		"INSERT INTO locks VALUES (1, 0), (2, 0)")
-	db, _ := newDB(t, pool, pgretry.Options{})
+	db, _ := newDB(t, pool, pgretry.Options{TxSchedule: contended})
 	conflict(t, db, pool, "locks", func(ctx context.Context, tx pgx.Tx, side string, first bool, wait func() error) error {
 		order := map[string][2]int{"a": {1, 2}, "b": {2, 1}}[side]
 		if _, err := tx.Exec(ctx, "UPDATE locks SET v = v + 1 WHERE id = $1", order[0]); err != nil {

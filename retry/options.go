@@ -59,9 +59,12 @@ type Options struct {
 	Observer Observer
 
 	// Target names the dependency the calls are made to, such as
-	// "https://api.example.com:443", in the Observer's events; the
-	// adapters set it to the target of each call. It is read by nothing
-	// else.
+	// "https://api.example.com:443"; the adapters set it to the target of
+	// each call. It tags the Observer's events, and it throttles: a call
+	// with a Target and no Budget retries within the target's default
+	// budget, budget.Shared().Get(Target), which every call to that
+	// target in the process shares (gRFC A6's token bucket, see
+	// budget.DefaultConfig), unless Unthrottled is set.
 	Target string
 
 	// Breaker, if not nil, guards every attempt: an attempt it refuses is
@@ -75,8 +78,18 @@ type Options struct {
 	// Request before the first attempt (a refused call ends with
 	// budget.ErrThrottled, unattempted), AllowRetry before each retry's
 	// wait (a refused retry ends the call with Reason Budget), and Record
-	// after every attempt.
+	// after every attempt. Nil means the target's shared default budget
+	// when Target is set (see Target), and no budget when it is not: a
+	// call with neither a Target nor a Budget is limited by its schedule
+	// alone.
 	Budget budget.Budget
+
+	// Unthrottled turns the default budget of a call with a Target off,
+	// so that only the schedule limits its retries. It is the one way to
+	// do so: a nil Budget with a Target set is throttled. Setting both
+	// Unthrottled and Budget is an error, reported before the first
+	// attempt.
+	Unthrottled bool
 }
 
 // Caps are the capabilities a runner uses to read the time, wait, draw
@@ -104,8 +117,19 @@ type Caps struct {
 	Logger *slog.Logger
 }
 
-// guarded reports whether attempts go through a breaker or a budget.
-func (o *Options) guarded() bool { return o.Breaker != nil || o.Budget != nil }
+// guarded reports whether attempts go through a breaker or a budget, the
+// target's default one included (see throttle).
+func (o *Options) guarded() bool {
+	return o.Breaker != nil || o.Budget != nil || o.Target != "" && !o.Unthrottled
+}
+
+// throttle gives a call to a Target without a Budget the target's shared
+// default budget, unless the call is Unthrottled.
+func (o *Options) throttle() {
+	if o.Budget == nil && o.Target != "" && !o.Unthrottled {
+		o.Budget = budget.Shared().Get(o.Target)
+	}
+}
 
 func (o *Caps) clock() clockcap.Clock {
 	if o.Clock != nil {
@@ -125,7 +149,14 @@ var (
 	errNilOp          = errors.New("retry: nil operation")
 	errAttemptTimeout = errors.New("retry: negative Options.AttemptTimeout")
 	errMaxPushback    = errors.New("retry: negative Options.MaxPushback")
+	errUnthrottled    = errors.New("retry: Options sets both Budget and Unthrottled")
 )
+
+// invalid reports whether check has something to say; it is the cheap
+// test that the first attempt's path makes.
+func (o *Options) invalid(valid, nilOp bool) bool {
+	return !valid || nilOp || o.AttemptTimeout < 0 || o.MaxPushback < 0 || o.Unthrottled && o.Budget != nil
+}
 
 // check returns why a call must not make its first attempt, or nil. valid
 // is interp.Check's verdict on s; only when it is false does check pay for
@@ -140,6 +171,8 @@ func (o *Options) check(s schedule.Schedule, valid, nilOp bool) error {
 		return errAttemptTimeout
 	case o.MaxPushback < 0:
 		return errMaxPushback
+	case o.Unthrottled && o.Budget != nil:
+		return errUnthrottled
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func RetryIf[T any](ctx context.Context, o Options, s schedule.Schedule, classif
 // it can: no clock, no seed, no interpreter, no logger.
 func run[T any](ctx context.Context, o *Options, s schedule.Schedule, rl rules[T], op func(context.Context) (T, error)) (T, error) {
 	timed, valid := interp.Check(s)
-	if timed || !valid || op == nil || o.AttemptTimeout != 0 || o.MaxPushback < 0 || o.guarded() || o.Observer != nil {
+	if timed || !valid || op == nil || o.AttemptTimeout != 0 || o.MaxPushback < 0 || o.guarded() || o.Observer != nil || ctx.Err() != nil {
 		return first(ctx, o, s, timed, valid, &rl, op)
 	}
 	v, err := op(ctx)
@@ -86,13 +86,20 @@ func run[T any](ctx context.Context, o *Options, s schedule.Schedule, rl rules[T
 }
 
 // first is run for the less common first attempts: a timed schedule, a
-// per-attempt timeout, a breaker, a budget or an observer; and for the calls it refuses
-// without an attempt: a nil op, an invalid schedule or invalid options.
+// per-attempt timeout, a breaker, a budget, a target or an observer; and
+// for the calls it refuses without an attempt: a nil op, an invalid
+// schedule or invalid options, and a context that is already done.
 func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, valid bool, rl *rules[T], op func(context.Context) (T, error)) (T, error) {
-	if !valid || op == nil || o.AttemptTimeout < 0 || o.MaxPushback < 0 {
-		var zero T
+	var zero T
+	if o.invalid(valid, op == nil) {
 		return zero, o.check(s, valid, op == nil)
 	}
+	if ctx.Err() != nil {
+		// A call that can no longer succeed never reaches op: it would
+		// only load the target with work nobody waits for.
+		return zero, o.giveUp(ctx, stopped(ctx, 0, nil, nil), "")
+	}
+	o.throttle()
 	var t0 time.Time
 	if timed {
 		t0 = o.clock().Now()

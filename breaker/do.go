@@ -13,8 +13,9 @@ var (
 )
 
 // Do makes one call of op through b, in one line where Allow, a mapping
-// and Record would take ten. If b refuses, op is not called and Do returns
-// b's *OpenError, which errors.Is matches to ErrOpen. Otherwise it returns
+// and Record would take ten. If ctx is already done, op is not called and
+// Do returns ctx's error, recording nothing. If b refuses, op is not
+// called and Do returns b's *OpenError, which errors.Is matches to ErrOpen. Otherwise it returns
 // what op returned, unchanged and unwrapped, after recording judge's
 // verdict on it: Success counts for the target, Transient and Failure
 // against it, Retryable and Neutral nothing (see package verdict). A nil
@@ -39,6 +40,9 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 			return v, errNilBreaker
 		}
 		return v, errNilOp
+	}
+	if err := ctx.Err(); err != nil {
+		return v, err // a done context never reaches op, nor the breaker
 	}
 	p, err := b.Allow()
 	if err != nil {

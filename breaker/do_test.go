@@ -91,10 +91,9 @@ func TestDoPanicGivesTheProbeBack(t *testing.T) {
 // count nothing.
 func TestDoCallerCancelIsNeutral(t *testing.T) {
 	b := newDoBreaker(t, clockcap.Virtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
 	for range 5 {
-		_, _ = breaker.Do(ctx, b, nil, func(ctx context.Context) (int, error) { return 0, ctx.Err() })
+		ctx, cancel := context.WithCancel(context.Background())
+		_, _ = breaker.Do(ctx, b, nil, func(ctx context.Context) (int, error) { cancel(); return 0, ctx.Err() })
 	}
 	if diff := cmp.Diff(breaker.Closed, b.State()); diff != "" {
 		t.Errorf("state (-want +got):\n%s", diff)
@@ -173,5 +172,20 @@ func TestDoPanicWhileClosedCountsNothing(t *testing.T) {
 	st := b.Stats()
 	if st.Successes != 0 || st.Failures != 0 || st.State != breaker.Closed {
 		t.Errorf("after a panic: %+v; want nothing counted, closed", st)
+	}
+}
+
+// A context that is already done never reaches op, and counts nothing.
+func TestDoDoneContext(t *testing.T) {
+	b, err := breaker.New(breaker.Config{Name: "done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	calls := 0
+	_, err = breaker.Do(ctx, b, nil, func(context.Context) (int, error) { calls++; return 1, nil })
+	if calls != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("Do with a canceled context: %d calls, err %v; want none and context.Canceled", calls, err)
 	}
 }

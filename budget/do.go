@@ -12,8 +12,9 @@ var (
 	errNilOp     = errors.New("budget: Do with a nil operation")
 )
 
-// Do makes one request of op under b: if b.Request refuses it, op is not
-// called and Do returns ErrThrottled; otherwise it returns what op
+// Do makes one request of op under b: if ctx is already done, op is not
+// called and Do returns ctx's error, counting nothing; if b.Request
+// refuses it, op is not called and Do returns ErrThrottled; otherwise it returns what op
 // returned, unchanged and unwrapped, after recording judge's verdict on it
 // with b.Record. A nil judge calls a nil error a Success and any other a
 // Failure. An error while ctx is done is recorded as Neutral whatever
@@ -30,6 +31,9 @@ func Do[T any](ctx context.Context, b Budget, judge func(T, error) verdict.Verdi
 			return v, errNilBudget
 		}
 		return v, errNilOp
+	}
+	if err := ctx.Err(); err != nil {
+		return v, err // a done context never reaches op, nor the budget
 	}
 	if !b.Request() {
 		return v, ErrThrottled

@@ -51,8 +51,7 @@ func TestDo(t *testing.T) {
 		_, _ = budget.Do(ctx, f, nil, func(context.Context) (int, error) { panic("op") })
 	}()
 	cctx, cancel := context.WithCancel(ctx)
-	cancel()
-	_, _ = budget.Do(cctx, f, nil, func(ctx context.Context) (int, error) { return 0, ctx.Err() })
+	_, _ = budget.Do(cctx, f, nil, func(ctx context.Context) (int, error) { cancel(); return 0, ctx.Err() })
 	want := []verdict.Verdict{verdict.Transient, verdict.Failure, verdict.Success, verdict.Neutral, verdict.Neutral}
 	if diff := cmp.Diff(want, f.recorded); diff != "" {
 		t.Errorf("recorded (-want +got):\n%s", diff)
@@ -94,5 +93,17 @@ func BenchmarkDo(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_, _ = budget.Do(ctx, tb, byStatus, op)
+	}
+}
+
+// A context that is already done never reaches op, and counts nothing.
+func TestDoDoneContext(t *testing.T) {
+	b, _ := budget.NewTokenBucket(budget.TokenBucketConfig{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	calls := 0
+	_, err := budget.Do(ctx, b, nil, func(context.Context) (int, error) { calls++; return 1, nil })
+	if calls != 0 || !errors.Is(err, context.Canceled) || b.Stats().Requests != 0 {
+		t.Errorf("Do with a canceled context: %d calls, err %v, %d requests; want none, context.Canceled, none", calls, err, b.Stats().Requests)
 	}
 }

@@ -30,7 +30,8 @@ var (
 // at or after ctx's deadline; ctx's error when ctx ended during a wait.
 //
 // The first run is always made, unless the schedule or the options are
-// invalid (see below); Times{N: 3} makes three runs in all, and
+// invalid (see below) or ctx is already done, in which case Repeat returns
+// 0 and ctx's error without calling op; Times{N: 3} makes three runs in all, and
 // Spaced{Every: time.Minute} runs once a minute on a grid anchored at the
 // first run's start, so a slow run does not make it drift. op receives ctx,
 // or a context derived from it when o.RunTimeout is set.
@@ -49,6 +50,8 @@ func Repeat(ctx context.Context, o Options, s schedule.Schedule, op func(context
 		return 0, fmt.Errorf("repeat: invalid schedule: %w", schedule.Validate(s))
 	case o.RunTimeout < 0:
 		return 0, errRunTimeout
+	case ctx.Err() != nil:
+		return 0, ctx.Err() // a done context never reaches op
 	}
 	clock := o.Clock
 	if clock == nil {

@@ -282,3 +282,14 @@ func TestCancelDuringWaitRealClock(t *testing.T) {
 		t.Errorf("Repeat = %d, %v; want 1, context.Canceled", n, err)
 	}
 }
+
+// A context that is already done never reaches op.
+func TestDoneContextNeverReachesOp(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	calls := 0
+	n, err := repeat.Repeat(ctx, repeat.Options{}, schedule.Times{N: 3}, func(context.Context) error { calls++; return nil })
+	if calls != 0 || n != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("Repeat with a canceled context: %d calls, (%d, %v); want no call and (0, context.Canceled)", calls, n, err)
+	}
+}

@@ -33,8 +33,9 @@ type RetryOptions struct {
 	// else Servers[0]) while it is not connected. The Label of a failed
 	// attempt (also retry.Error.Label and the reason OnRetry and
 	// OnRecovered get) is Code of its error: "no-responders", "timeout"
-	// (nats.ErrTimeout or a deadline), "canceled" or "other". A
-	// successful attempt has no label.
+	// (nats.ErrTimeout or a deadline), "canceled" or "other"; or
+	// "unavailable" for a responder's reply with no data and a Status:
+	// 503 header, retried WithSafe. A successful attempt has no label.
 	Observer retry.Observer
 
 	// Budget, if not nil, bounds the retries of marked requests (see

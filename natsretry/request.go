@@ -79,9 +79,19 @@ func New(nc *nats.Conn, c Config) (*Requester, error) {
 // ctx is not marked is sent once, as nc.RequestWithContext sends it. One
 // marked WithRetry is sent again on the schedule while nobody listens
 // (nats.ErrNoResponders); one marked WithSafe also after an attempt's
-// timeout (Config.Retry.AttemptTimeout). The schedule stops at ctx's end. A
+// timeout (Config.Retry.AttemptTimeout) and after a responder's reply with
+// no data and a Status: 503 header. The schedule stops at ctx's end. A
 // request that was retried and still fails returns a *retry.Error that
-// wraps the last attempt's error.
+// wraps the last attempt's error, with the last reply if there was one.
+//
+// For a marked request, nats.ErrNoResponders means the server's own
+// no-responders status, which nats-server 2.12 and later tell apart by
+// a Nats-Subject header: the request reached nobody. nats.go takes any
+// reply with no data and a Status: 503 header for no responders; to a
+// marked request such a reply from a responder is a reply, returned (not
+// an error) and never sent again unless the request is marked WithSafe.
+// A server older than 2.12 writes no Nats-Subject, so its no-responders
+// status is such a reply too, returned to a WithRetry request at once.
 func (r *Requester) Request(ctx context.Context, subj string, data []byte) (*nats.Msg, error) {
 	m := marked(ctx)
 	if m == 0 {
@@ -93,7 +103,7 @@ func (r *Requester) Request(ctx context.Context, subj string, data []byte) (*nat
 		return r.nc.RequestWithContext(ctx, subj, data)
 	}
 	return retry.Do(ctx, r.options(), r.s, judge(m), nil, func(ctx context.Context) (*nats.Msg, error) {
-		return r.nc.RequestWithContext(ctx, subj, data)
+		return r.ask(ctx, &nats.Msg{Subject: subj, Data: data})
 	})
 }
 
@@ -111,9 +121,82 @@ func (r *Requester) RequestMsg(ctx context.Context, msg *nats.Msg) (*nats.Msg, e
 		}
 		return r.nc.RequestMsgWithContext(ctx, msg)
 	}
+	out := &nats.Msg{Subject: msg.Subject, Header: msg.Header, Data: msg.Data}
 	return retry.Do(ctx, r.options(), r.s, judge(m), nil, func(ctx context.Context) (*nats.Msg, error) {
-		return r.nc.RequestMsgWithContext(ctx, msg)
+		return r.ask(ctx, out)
 	})
+}
+
+// ask sends one attempt of a marked request and returns the first reply,
+// as nc.RequestMsgWithContext does with one difference: it returns
+// nats.ErrNoResponders only for the server's own no-responders status
+// (fromServer). nats.go takes any reply with no data and a Status: 503
+// header for that, so a responder that answers so would have its
+// request sent again, though it handled it. ask subscribes to an inbox
+// of its own for the one reply, as nats.go's old request style does, to
+// see the reply nats.go would have turned into an error.
+func (r *Requester) ask(ctx context.Context, msg *nats.Msg) (*nats.Msg, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ch := make(chan *nats.Msg, 1)
+	inbox := r.nc.NewInbox()
+	sub, err := r.nc.ChanSubscribe(inbox, ch)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	if err := sub.AutoUnsubscribe(1); err != nil {
+		return nil, err
+	}
+	out := *msg
+	out.Reply = inbox
+	if err := r.nc.PublishMsg(&out); err != nil {
+		return nil, err
+	}
+	select {
+	case reply := <-ch:
+		if fromServer(reply, msg.Subject) {
+			return nil, nats.ErrNoResponders
+		}
+		return reply, nil
+	case <-ctx.Done():
+		if r.nc.IsClosed() {
+			return nil, nats.ErrConnectionClosed
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// fromServer reports whether reply, the answer to a request sent to
+// subj, is the server's own no-responders status: no data, and the
+// headers the server (2.12 and later) writes and nothing else — status
+// 503 and Nats-Subject set to the request's subject. A responder's reply
+// with a Status: 503 header and no data is a reply: the responder saw
+// the request. So is the bare status 503 of a server older than 2.12,
+// which a responder's reply cannot be told from.
+func fromServer(reply *nats.Msg, subj string) bool {
+	if len(reply.Data) != 0 || len(reply.Header) != 2 {
+		return false
+	}
+	status, subject := reply.Header[statusHeader], reply.Header[subjectHeader]
+	return len(status) == 1 && status[0] == statusNoResponders &&
+		len(subject) == 1 && subject[0] == subj
+}
+
+// The headers of the server's no-responders status, as nats.go decodes
+// them.
+const (
+	statusHeader       = "Status"
+	subjectHeader      = "Nats-Subject"
+	statusNoResponders = "503"
+)
+
+// unavailable reports whether reply is one nats.go would take for no
+// responders, a Status: 503 header and no data, that fromServer says a
+// responder sent.
+func unavailable(reply *nats.Msg) bool {
+	return reply != nil && len(reply.Data) == 0 && reply.Header.Get(statusHeader) == statusNoResponders
 }
 
 // judge returns the runner's Judge for a request marked m.

@@ -1,0 +1,196 @@
+package natsretry_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/recur-go/recur/retry"
+
+	"github.com/recur-go/recur/natsretry"
+)
+
+// TestResponder503HandledOnce: a responder that answers with no data and
+// a Status: 503 header handled the request; nats.go takes that reply for
+// no responders. Marked WithRetry, the request is handled exactly once
+// and the reply comes back; marked WithSafe, it is sent again on the
+// schedule; not marked, nats.go's answer comes back unchanged. The
+// matrix covers Request and RequestMsg, and a responder that also sets
+// a Nats-Subject header other than the request's subject or adds one of
+// its own.
+func TestResponder503HandledOnce(t *testing.T) {
+	nc := startServer(t)
+	unmarked := func(ctx context.Context) context.Context { return ctx }
+	headers := map[string]nats.Header{
+		"status":         {"Status": {"503"}},
+		"description":    {"Status": {"503"}, "Description": {"busy"}},
+		"other-subject":  {"Status": {"503"}, "Nats-Subject": {"svc.elsewhere"}},
+		"subject-and-id": {"Status": {"503"}, "Nats-Subject": {"SUBJ"}, "Id": {"7"}},
+	}
+	type outcome struct {
+		Handled int64
+		Reply   bool   // a reply came back
+		Code    string // Code of the error
+		Retries []string
+	}
+	for hname, h := range headers {
+		for _, tc := range []struct {
+			name string
+			mark func(context.Context) context.Context
+			want outcome
+		}{
+			{"retry", natsretry.WithRetry, outcome{Handled: 1, Reply: true, Code: "ok"}},
+			{"safe", natsretry.WithSafe, outcome{Handled: 3, Reply: true, Code: "unavailable", Retries: []string{"unavailable", "unavailable"}}},
+			{"unmarked", unmarked, outcome{Handled: 1, Code: "no-responders"}},
+		} {
+			for _, msg := range []bool{false, true} {
+				name := hname + "/" + tc.name
+				if msg {
+					name += "/msg"
+				}
+				t.Run(name, func(t *testing.T) {
+					subj := "svc.busy." + hname + "." + tc.name
+					if msg {
+						subj += ".msg"
+					}
+					var handled atomic.Int64
+					sub, err := nc.Subscribe(subj, func(m *nats.Msg) {
+						handled.Add(1)
+						reply := nats.Header{}
+						for k, v := range h {
+							if v[0] == "SUBJ" {
+								v = []string{subj}
+							}
+							reply[k] = v
+						}
+						_ = m.RespondMsg(&nats.Msg{Header: reply})
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer sub.Unsubscribe()
+					if err := nc.Flush(); err != nil {
+						t.Fatal(err)
+					}
+					var retries []string
+					r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(10ms) & times(3)", Retry: natsretry.RetryOptions{
+						OnRetry: func(_ int, _ error, _ time.Duration, reason string) { retries = append(retries, reason) },
+					}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+					defer cancel()
+					var reply *nats.Msg
+					if msg {
+						reply, err = r.RequestMsg(tc.mark(ctx), &nats.Msg{Subject: subj, Header: nats.Header{"X": {"1"}}})
+					} else {
+						reply, err = r.Request(tc.mark(ctx), subj, nil)
+					}
+					// Let a resent request reach the responder before counting.
+					time.Sleep(50 * time.Millisecond)
+					got := outcome{Handled: handled.Load(), Reply: reply != nil, Code: natsretry.Code(err), Retries: retries}
+					if tc.name == "safe" {
+						var re *retry.Error
+						if !errors.As(err, &re) || re.Label != natsretry.CodeUnavailable {
+							t.Errorf("got %v, want a *retry.Error labelled unavailable", err)
+						}
+					}
+					if diff := cmp.Diff(tc.want, got); diff != "" {
+						t.Errorf("(-want +got)\n%s", diff)
+					}
+					if reply != nil && reply.Header.Get("Status") != "503" {
+						t.Errorf("reply headers %v, want the responder's", reply.Header)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestServerNoRespondersStillRetried: the server's own no-responders
+// status (with its Nats-Subject header) is still nats.ErrNoResponders to
+// a marked request, retried, and returned when the schedule ends.
+func TestServerNoRespondersStillRetried(t *testing.T) {
+	nc := startServer(t)
+	for _, mark := range []func(context.Context) context.Context{natsretry.WithRetry, natsretry.WithSafe} {
+		r, codes := requester(t, nc, "spaced(5ms) & times(3)", 0)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err := r.Request(mark(ctx), "svc.nobody.at.all", nil)
+		cancel()
+		if !errors.Is(err, nats.ErrNoResponders) {
+			t.Errorf("got %v, want nats.ErrNoResponders", err)
+		}
+		if diff := cmp.Diff([]string{"no-responders", "no-responders"}, *codes); diff != "" {
+			t.Errorf("retries (-want +got)\n%s", diff)
+		}
+	}
+}
+
+// TestServerStoppedDeadline: with the server gone (the connection
+// reconnecting), the caller's deadline and the attempt timeout bound
+// every request, marked or not: each returns within its bound + 50 ms.
+func TestServerStoppedDeadline(t *testing.T) {
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(5 * time.Second) {
+		s.Shutdown()
+		t.Fatal("nats-server not ready within 5s")
+	}
+	nc, err := nats.Connect(s.ClientURL(), nats.MaxReconnects(-1), nats.ReconnectWait(20*time.Millisecond))
+	if err != nil {
+		s.Shutdown()
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	s.Shutdown()
+	s.WaitForShutdown()
+	deadline := time.Now().Add(2 * time.Second)
+	for nc.IsConnected() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if nc.IsConnected() {
+		t.Fatal("still connected 2s after the server stopped")
+	}
+	unmarked := func(ctx context.Context) context.Context { return ctx }
+	for _, tc := range []struct {
+		name    string
+		mark    func(context.Context) context.Context
+		attempt time.Duration
+		bound   time.Duration // the context's timeout
+		within  time.Duration // how long the request may take
+	}{
+		{"unmarked", unmarked, 0, 200 * time.Millisecond, 200 * time.Millisecond},
+		{"retry", natsretry.WithRetry, 0, 200 * time.Millisecond, 200 * time.Millisecond},
+		{"safe", natsretry.WithSafe, 0, 200 * time.Millisecond, 200 * time.Millisecond},
+		{"unmarked-attempt", unmarked, 100 * time.Millisecond, time.Second, 100 * time.Millisecond},
+		{"retry-attempt", natsretry.WithRetry, 100 * time.Millisecond, time.Second, 100 * time.Millisecond},
+		{"safe-attempt", natsretry.WithSafe, 100 * time.Millisecond, 300 * time.Millisecond, 300 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := requester(t, nc, "spaced(10ms)", tc.attempt)
+			ctx, cancel := context.WithTimeout(context.Background(), tc.bound)
+			defer cancel()
+			start := time.Now()
+			_, err := r.Request(tc.mark(ctx), "svc.echo", []byte("hi"))
+			took := time.Since(start)
+			if err == nil {
+				t.Fatal("a reply with the server stopped")
+			}
+			if took > tc.within+50*time.Millisecond {
+				t.Errorf("returned after %v, want within %v + 50ms (%v)", took, tc.within, err)
+			}
+			if code := natsretry.Code(err); code != natsretry.CodeTimeout {
+				t.Errorf("Code %q (%v), want timeout", code, err)
+			}
+		})
+	}
+}

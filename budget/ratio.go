@@ -65,18 +65,18 @@ func (c RatioConfig) New() (Budget, error) {
 // A Ratio counts load, not health: Record does nothing, and a retry is
 // counted when AllowRetry allows it. It never refuses a first attempt.
 //
-// AllowRetry mostly takes no lock and reads no clock: each update of the
-// window works out how many retries it may still take, and AllowRetry
+// AllowRetry reads the clock once and mostly takes no lock: each update of
+// the window works out how many retries it may still take, and AllowRetry
 // takes one of them with a compare-and-swap. The window is updated by
 // calls, about once every 64 on a busy client and on every call on a
-// quiet one, and by every 16th retry allowed; a retry that finds none
-// left takes the lock, without the clock, only when the calls since the
-// last update allow one more, and counts them. So retries are never
-// refused for want of an update, and are allowed by a window at most
-// that many events old: a few more than Percent may be allowed while
-// calls leave the window between updates (the next update counts them as
-// owed), and when a busy client falls quiet, the first few dozen events
-// after the pause may be judged by calls that have since left the window.
+// quiet one, by every 16th retry allowed, and by a retry check that finds
+// the last update a bucket (Window/10) or more old; a retry that finds
+// none left takes the lock only when the calls since the last update
+// allow one more, and counts them. So retries are never refused for want
+// of an update, and are judged by a window at most a bucket old: calls
+// that left the window buy no retries, except those of the last batch not
+// yet counted (at most 64 calls, so Percent of 64 retries), which are
+// spread over the time since the previous update.
 type Ratio struct {
 	win   window.Window // counters: rCalls, rRetries
 	clock clockcap.Clock
@@ -88,7 +88,9 @@ type Ratio struct {
 	// no retry is left, a retry takes the lock only if the calls since
 	// then allow one more.
 	calls atomic.Int64
-	_     [72]byte // so that left starts a cache line (see TestLayout)
+	// updated is the time of the last update, read by every retry check.
+	updated atomic.Int64
+	_       [64]byte // so that left starts a cache line (see TestLayout)
 
 	// left is how many more retries the window may take: what the last
 	// update gave (negative: owed), plus what calls since earned, less
@@ -156,6 +158,18 @@ func (r *Ratio) Request() bool {
 // this one included, stay within Percent percent of its calls plus the
 // floor.
 func (r *Ratio) AllowRetry() bool {
+	// A retry follows a failed call, so one clock read here is cheap next
+	// to it, and it keeps the window honest: a window last updated a
+	// bucket or more ago is moved to now first, so calls that have left it
+	// buy no retries (a burst a window ago must not pay for an outage's
+	// first retries, as Finagle's RetryBudget expires its deposits).
+	if now := r.now(); now-r.updated.Load() >= r.win.Width() {
+		r.mu.Lock()
+		if now-r.updated.Load() >= r.win.Width() {
+			r.updateLocked(now)
+		}
+		r.mu.Unlock()
+	}
 	for !r.exact {
 		l := r.left.Load()
 		switch {
@@ -233,6 +247,7 @@ func (r *Ratio) creditLocked() {
 func (r *Ratio) updateLocked(now int64) {
 	taken := r.given - r.left.Swap(updating)
 	r.win.FlushLocked(now)
+	r.updated.Store(now)
 	r.win.AddLocked(rRetries, taken)
 	// As flushed: calls made since are credited later, as calls since
 	// this update; retries are never pending.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/verdict"
 )
 
 // countingClock counts Now calls.
@@ -22,11 +23,12 @@ func (c *countingClock) Now() time.Time {
 	return c.Clock.Now()
 }
 
-// A busy client's retry checks read the clock about once per 16 retries
-// and 64 calls, not once per retry (it did, and took a lock, on every
-// AllowRetry), and still allow exactly Percent of the calls: a retry that
-// finds none left counts the calls since the last update first.
-func TestRatioRetryCheckReadsNoClock(t *testing.T) {
+// A busy client's calls read the clock about once per 64, and each retry
+// check reads it once (so that a stale window is never trusted: see
+// TestRatioForgetsOldCalls), taking the lock only when the window is a
+// bucket old; and the budget still allows exactly Percent of the calls: a
+// retry that finds none left counts the calls since the last update first.
+func TestRatioRetryCheckClockReads(t *testing.T) {
 	clock := &countingClock{Clock: clockcap.Virtual(epoch)}
 	r, err := budget.NewRatio(budget.RatioConfig{Percent: 10, MinPerSecond: -1, Clock: clock})
 	if err != nil {
@@ -43,8 +45,38 @@ func TestRatioRetryCheckReadsNoClock(t *testing.T) {
 	if allowed != 1000 {
 		t.Errorf("%d of 10000 retries allowed after as many calls; want 10%%: 1000", allowed)
 	}
-	if n := clock.reads.Load(); n > 10_000/64+1000/16+2 {
-		t.Errorf("10000 calls and retry checks read the clock %d times; want at most one per 64 calls and 16 retries allowed", n)
+	if n := clock.reads.Load(); n > 10_000+10_000/64+1000/16+2 {
+		t.Errorf("10000 calls and retry checks read the clock %d times; want at most one per retry check, 64 calls and 16 retries allowed", n)
+	}
+}
+
+// A burst of calls a full window ago buys no retries once the target
+// starts failing, beyond the one batch of calls not yet counted when the
+// burst ended (Finagle's RetryBudget expires its deposits after its TTL;
+// an earlier Ratio, whose retry check read no clock, let the whole burst
+// of 100 calls buy 10 retries a window later).
+func TestRatioForgetsOldCalls(t *testing.T) {
+	for _, burst := range []int{100, 1000, 10_000} {
+		clock := clockcap.Virtual(epoch)
+		r, err := budget.NewRatio(budget.RatioConfig{Percent: 10, MinPerSecond: -1, Clock: clock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range burst {
+			r.Request()
+			r.Record(verdict.Success)
+		}
+		clock.Advance(budget.DefaultRatioWindow)
+		allowed := 0
+		for range 100 {
+			if r.AllowRetry() {
+				allowed++
+			}
+		}
+		t.Logf("a burst of %d calls one window ago: %d retries allowed", burst, allowed)
+		if allowed > 64*10/100 {
+			t.Errorf("a burst of %d calls one window ago bought %d retries; want at most one batch's: %d", burst, allowed, 64*10/100)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 // Package fold turns the breakers and budgets that a metrics exporter
 // reports into one row per target label, read at collection time from
-// their Stats, with the number of labels capped.
+// their Stats, with the number of labels capped, and makes every label
+// value fit to export (Value): valid UTF-8 and at most MaxValueLen bytes.
 //
 // A metrics client reports at most a cap of distinct targets; the rest
 // are folded into one label, Overflow. A folded row reports the worst
@@ -15,8 +16,11 @@ package fold
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"iter"
 	"math"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
@@ -25,6 +29,40 @@ import (
 // Overflow is the label of the targets past the cap: the name a full
 // breaker.Registry gives its shared breaker.
 const Overflow = breaker.Overflow
+
+// MaxValueLen is the most bytes a label value that Value returns has.
+const MaxValueLen = 128
+
+// keptLen is how many bytes of a value longer than MaxValueLen Value
+// keeps before the "~" and the 16 hex digits of the hash.
+const keptLen = MaxValueLen - 1 - 16 - 1
+
+// Value returns s fit to be a label value: s itself when it is valid
+// UTF-8 of at most MaxValueLen bytes, which costs no allocation. Invalid
+// UTF-8 is repaired, each run of bad bytes becoming U+FFFD; a value
+// still longer than MaxValueLen is cut to its first 110 bytes or fewer,
+// at a character's end, followed by "~" and 16 hex digits of the FNV-1a
+// hash of the whole of s, so that values that share a long prefix keep
+// labels of their own and the same s always gets the same label. Two
+// values can still get the same label (two invalid bytes repaired the
+// same way, or a value that is another's cut form): an exporter
+// de-duplicates what Value returns, never its input.
+func Value(s string) string {
+	if len(s) <= MaxValueLen && utf8.ValidString(s) {
+		return s
+	}
+	v := strings.ToValidUTF8(s, "\uFFFD")
+	if len(v) <= MaxValueLen {
+		return v
+	}
+	cut := keptLen
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(s))
+	return fmt.Sprintf("%s~%016x", v[:cut], h.Sum64())
+}
 
 // Labels admits targets as labels, up to a cap. It is not safe for
 // concurrent use: an exporter calls it under its collection lock.
@@ -36,14 +74,17 @@ type Labels struct {
 // NewLabels returns Labels that admit up to max targets.
 func NewLabels(max int) *Labels { return &Labels{max: max, seen: map[string]bool{}} }
 
-// Admit returns the label of target: target itself if it already has
-// one or fewer than the cap do, else Overflow.
+// Admit returns the label of target: Value(target) if that label
+// already is one or fewer than the cap are, else Overflow. Targets whose
+// Value is the same share one label (and one row of Breakers and
+// Tokens), so that no two rows of an exporter have the same label.
 func (l *Labels) Admit(target string) string {
-	if target == Overflow || (!l.seen[target] && len(l.seen) >= l.max) {
+	label := Value(target)
+	if label == Overflow || (!l.seen[label] && len(l.seen) >= l.max) {
 		return Overflow
 	}
-	l.seen[target] = true
-	return target
+	l.seen[label] = true
+	return label
 }
 
 // Named is a breaker or a budget that no registry holds, with the target

@@ -1,10 +1,15 @@
 package fold_test
 
 import (
+	"fmt"
+	"hash/fnv"
 	"math"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/internal/fold"
@@ -115,5 +120,71 @@ func TestCheckBuckets(t *testing.T) {
 		if got != c.want {
 			t.Errorf("CheckBuckets(%v) = %q; want %q", c.b, got, c.want)
 		}
+	}
+}
+
+// Value leaves short valid text alone, repairs UTF-8, and cuts a long
+// value to at most MaxValueLen bytes with a hash of the whole of it.
+func TestValue(t *testing.T) {
+	long := strings.Repeat("a", 1<<20)
+	longer := long + "b"
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"api.example.com", "api.example.com"},
+		{"a\xffb", "a\uFFFDb"},
+		{strings.Repeat("x", fold.MaxValueLen), strings.Repeat("x", fold.MaxValueLen)},
+		{strings.Repeat("x", fold.MaxValueLen+1), strings.Repeat("x", 110) + "~" + fnvHex(strings.Repeat("x", fold.MaxValueLen+1))},
+		// 43 invalid bytes repair to 129 bytes of U+FFFD: cut at a
+		// character's end (108 bytes, 36 characters).
+		{strings.Repeat("\xff ", 43), strings.Repeat("\uFFFD ", 27) + "~" + fnvHex(strings.Repeat("\xff ", 43))},
+		{long, strings.Repeat("a", 110) + "~" + fnvHex(long)},
+	} {
+		got := fold.Value(tc.in)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("Value(%.20q…) (-want +got):\n%s", tc.in, diff)
+		}
+		if len(got) > fold.MaxValueLen || !utf8.ValidString(got) {
+			t.Errorf("Value(%.20q…) = %q: %d bytes, valid %v", tc.in, got, len(got), utf8.ValidString(got))
+		}
+	}
+	if fold.Value(long) == fold.Value(longer) {
+		t.Error("two long values that share a prefix got one label")
+	}
+	if n := testing.AllocsPerRun(100, func() { fold.Value("api.example.com") }); n != 0 {
+		t.Errorf("Value of a short valid value allocates %v times", n)
+	}
+}
+
+// fnvHex is the 16 hex digits of s's FNV-1a hash.
+func fnvHex(s string) string {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// Admit folds before it de-duplicates: two targets whose Value is the
+// same share one label and one row, and a long target's label is short.
+func TestAdmitFolds(t *testing.T) {
+	reg, err := breaker.NewRegistry(breaker.Config{ConsecutiveFailures: 1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := reg.Get("a\xff")
+	p, err := b.Allow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Record(&p, verdict.Failure)
+	reg.Get("a\xfe")
+	long := strings.Repeat("h", 1<<20)
+	reg.Get(long)
+	got := fold.Breakers(fold.NewLabels(10), reg, nil)
+	want := []fold.BreakerRow{
+		{Label: "a\uFFFD", State: 2, Opened: 1},
+		{Label: fold.Value(long)},
+	}
+	sortRows := cmpopts.SortSlices(func(a, b fold.BreakerRow) bool { return a.Label < b.Label })
+	if diff := cmp.Diff(want, got, sortRows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }

@@ -80,7 +80,7 @@ func TestErrorTable(t *testing.T) {
 					return nil, tc.err
 				})
 				reg := counter(t)
-				tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 3}, Breakers: reg}
+				tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 3}, Breakers: reg}
 				_, err := tr.RoundTrip(v.request(t, context.Background(), "http://x.test"))
 				if !errors.Is(err, tc.err) {
 					t.Errorf("%s: err = %v; want it to wrap %v", v.name, err, tc.err)
@@ -105,7 +105,7 @@ func TestErrorTable(t *testing.T) {
 func TestTLSCertificateNotRetried(t *testing.T) {
 	tlsSrv := newTLSServer(t)
 	reg := counter(t)
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 3}, Breakers: reg}
+	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}, Breakers: reg}
 	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), tlsSrv.URL))
 	var cv *tls.CertificateVerificationError
 	if !errors.As(err, &cv) {
@@ -126,7 +126,7 @@ func TestCallerCancelCountsNothing(t *testing.T) {
 		return nil, r.Context().Err()
 	})
 	reg := counter(t)
-	tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 3}, Breakers: reg}
+	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 3}, Breakers: reg}
 	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, ctx, "http://x.test"))
 	if !errors.Is(err, context.Canceled) || reported(err) != 0 {
 		t.Errorf("err = %v; want context.Canceled, unwrapped", err)

@@ -18,7 +18,14 @@
 //	tr.DeadlineHeader = "X-Request-Deadline-Ms"
 //	client := &http.Client{Transport: tr}
 //
-// The retry loop is retry.RetryIf's: the first attempt is always made, the
+// The zero Transport retries too, on retry.DefaultSchedule (the same
+// policy as above), and every Transport is throttled by default: the
+// retries to each target (scheme://host:port) draw on that target's
+// shared default budget, gRFC A6's token bucket (budget.Shared), unless
+// Budgets gives one of your own or Unthrottled turns it off.
+//
+// The retry loop is retry.RetryIf's: a request whose context is already
+// done is not sent, the first attempt is otherwise always made, the
 // request's context deadline bounds all of them together, a wait that would
 // end past it is not begun, and an open breaker is never retried through.
 //

@@ -57,13 +57,13 @@ func TestInvalidTransportSendsNothing(t *testing.T) {
 	}{
 		{"zero Times", func() *httpretry.Transport { return &httpretry.Transport{Schedule: schedule.Times{}} }, "Times"},
 		{"invalid child", func() *httpretry.Transport {
-			return &httpretry.Transport{Schedule: schedule.Intersect{A: schedule.FullJitter(0, time.Second), B: schedule.Times{N: 3}}}
+			return &httpretry.Transport{Budgets: ownBudgets(), Schedule: schedule.Intersect{A: schedule.FullJitter(0, time.Second), B: schedule.Times{N: 3}}}
 		}, "Intersect.A.Jittered.Inner.Exponential"},
 		{"negative AttemptTimeout", func() *httpretry.Transport {
-			return &httpretry.Transport{Schedule: schedule.Times{N: 3}, AttemptTimeout: -1}
+			return &httpretry.Transport{Budgets: ownBudgets(), Schedule: schedule.Times{N: 3}, AttemptTimeout: -1}
 		}, ""},
 		{"negative MaxRetryAfter", func() *httpretry.Transport {
-			return &httpretry.Transport{Schedule: schedule.Times{N: 3}, MaxRetryAfter: -1}
+			return &httpretry.Transport{Budgets: ownBudgets(), Schedule: schedule.Times{N: 3}, MaxRetryAfter: -1}
 		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -52,6 +52,7 @@ func TestLoggerAndOnRetry(t *testing.T) {
 	rec := &records{}
 	var calls []string
 	tr := &httpretry.Transport{
+		Budgets:  ownBudgets(),
 		Base:     newBase(t),
 		Schedule: schedule.Intersect{A: schedule.Spaced{Every: time.Millisecond}, B: schedule.Times{N: 3}},
 		Caps:     retry.Caps{Clock: newVirtual(), Logger: slog.New(rec)},
@@ -138,7 +139,7 @@ func TestUpgradeKeepsWritableBody(t *testing.T) {
 		io.WriteString(brw, "echo: "+line)
 		brw.Flush()
 	})
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 2}, AttemptTimeout: time.Minute}
+	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 2}, AttemptTimeout: time.Minute}
 	req := variant{method: "GET"}.request(t, context.Background(), srv.URL)
 	req.Header.Set("Connection", "Upgrade")
 	req.Header.Set("Upgrade", "echo")
@@ -161,7 +162,7 @@ func TestUpgradeKeepsWritableBody(t *testing.T) {
 // TestNilResponseFromBase checks that a Base breaking the RoundTripper
 // contract gets an error, not a panic.
 func TestNilResponseFromBase(t *testing.T) {
-	tr := &httpretry.Transport{Base: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil }), Schedule: schedule.Times{N: 3}}
+	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil }), Schedule: schedule.Times{N: 3}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), "http://x.test"))
 	if resp != nil || err == nil || !strings.Contains(err.Error(), "nil *Response") {
 		t.Errorf("RoundTrip = %v, %v; want an error about the nil response", resp, err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/httpretry"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
@@ -55,7 +56,7 @@ func TestBrokenConnections(t *testing.T) {
 		} {
 			t.Run(tc.name+"/"+v.name, func(t *testing.T) {
 				srv := newRaw(t, tc.handle)
-				tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 3}, AttemptTimeout: tc.timeout}
+				tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}, AttemptTimeout: tc.timeout}
 				resp, err := tr.RoundTrip(v.request(t, context.Background(), srv.URL()))
 				if err == nil {
 					resp.Body.Close()
@@ -89,7 +90,7 @@ func TestConnectionRefusedAnyMethod(t *testing.T) {
 				dials.Add(1)
 				return (&net.Dialer{}).DialContext(ctx, network, addr)
 			}
-			tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 3}}
+			tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 3}}
 			_, err := tr.RoundTrip(v.request(t, context.Background(), url))
 			if !errors.Is(err, syscall.ECONNREFUSED) {
 				t.Fatalf("err = %v; want connection refused", err)
@@ -111,7 +112,7 @@ func TestConnectionRefusedAnyMethod(t *testing.T) {
 // the body break.
 func TestTruncatedBody(t *testing.T) {
 	srv := newRaw(t, truncate)
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 3}}
+	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL()))
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +139,7 @@ func TestCallerCancelNotRetried(t *testing.T) {
 		arrived <- struct{}{}
 		<-done
 	})
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 3}}
+	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		<-arrived
@@ -160,7 +161,7 @@ func TestCallerCancelNotRetried(t *testing.T) {
 // measures the timing itself on a fake clock.)
 func TestHangingServerBoundedByDeadline(t *testing.T) {
 	srv := newRaw(t, hang)
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 5}}
+	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 5}}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, ctx, srv.URL()))
@@ -183,7 +184,7 @@ func TestAttemptTimeoutHeadersOnly(t *testing.T) {
 		<-release
 		io.WriteString(w, "second half")
 	})
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 3}, AttemptTimeout: 20 * time.Millisecond}
+	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}, AttemptTimeout: 20 * time.Millisecond}
 	time.AfterFunc(100*time.Millisecond, func() { close(release) }) // well past the attempt timeout
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 	if err != nil {
@@ -199,18 +200,68 @@ func TestAttemptTimeoutHeadersOnly(t *testing.T) {
 	}
 }
 
-// TestNoScheduleNoRetries checks the zero Transport: one attempt, even
-// for a GET that was refused, and Base's error as it returned it.
-func TestNoScheduleNoRetries(t *testing.T) {
+// TestNoScheduleDefaultPolicy checks the zero Transport: a GET that was
+// refused is made on retry.DefaultSchedule, three attempts in all, and
+// WithoutRetry makes one, with Base's error as it returned it.
+func TestNoScheduleDefaultPolicy(t *testing.T) {
 	var dials atomic.Int64
 	base := newBase(t)
 	base.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		dials.Add(1)
 		return (&net.Dialer{}).DialContext(ctx, network, addr)
 	}
-	tr := &httpretry.Transport{Base: base}
-	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), closedPort(t)))
+	tr := &httpretry.Transport{Base: base, Budgets: ownBudgets(), Caps: retry.Caps{Clock: clockcap.Virtual(time.Now())}}
+	url := closedPort(t)
+	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), url))
+	var re *retry.Error
+	if !errors.As(err, &re) || re.Attempts != 3 || dials.Load() != 3 {
+		t.Errorf("zero Transport: err = %v after %d dials; want a give-up after 3 attempts", err, dials.Load())
+	}
+	dials.Store(0)
+	_, err = tr.RoundTrip(variant{method: "GET"}.request(t, httpretry.WithoutRetry(context.Background()), url))
 	if _, ok := err.(*net.OpError); !ok || dials.Load() != 1 {
-		t.Errorf("err = %#v after %d dials; want the *net.OpError of one dial", err, dials.Load())
+		t.Errorf("WithoutRetry: err = %#v after %d dials; want the *net.OpError of one dial", err, dials.Load())
+	}
+}
+
+// A hundred GETs against a dead server, with no throttle configured,
+// make 103 attempts where the policy alone would make 300: the target's
+// shared default budget (A6's 10 tokens) allows three retries before it is
+// below half, whether the policy is the Transport's default, its own or a
+// request's WithSchedule. Unthrottled is the named way to 300.
+func TestDeadTargetThrottledByDefault(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tr   func() *httpretry.Transport
+		ctx  func() context.Context
+		want int64
+	}{
+		{"default policy", func() *httpretry.Transport { return &httpretry.Transport{} }, context.Background, 103},
+		{"Schedule", func() *httpretry.Transport { return &httpretry.Transport{Schedule: retry.DefaultSchedule()} }, context.Background, 103},
+		{"WithSchedule", func() *httpretry.Transport { return &httpretry.Transport{Schedule: schedule.Times{N: 1}} },
+			func() context.Context { return httpretry.WithSchedule(context.Background(), retry.DefaultSchedule()) }, 103},
+		{"Unthrottled", func() *httpretry.Transport { return &httpretry.Transport{Unthrottled: true} }, context.Background, 300},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dials atomic.Int64
+			base := newBase(t)
+			base.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+				dials.Add(1)
+				return (&net.Dialer{}).DialContext(ctx, network, addr)
+			}
+			tr := tc.tr()
+			tr.Base = base
+			tr.Caps = retry.Caps{Clock: clockcap.Virtual(time.Now())}
+			url := closedPort(t) // a target of this test's own: a port just freed
+			for range 100 {
+				if _, err := tr.RoundTrip(variant{method: "GET"}.request(t, tc.ctx(), url)); err == nil {
+					t.Fatal("a GET to a closed port succeeded")
+				}
+			}
+			t.Logf("100 GETs, %d attempts", dials.Load())
+			if got := dials.Load(); got != tc.want {
+				t.Errorf("100 GETs made %d attempts; want %d", got, tc.want)
+			}
+		})
 	}
 }

@@ -108,7 +108,7 @@ func TestRetryAfterPacesEveryRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := clockcap.Virtual(epoch)
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: s, Caps: retry.Caps{Clock: clock}}
+	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: s, Caps: retry.Caps{Clock: clock}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 	if err != nil {
 		t.Fatal(err)

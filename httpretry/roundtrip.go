@@ -31,7 +31,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, cfg.err
 	}
-	sched, retries := cfg.schedule, cfg.retries
+	sched, retries := cfg.schedule, true
 	if ov, ok := req.Context().Value(scheduleKey{}).(override); ok {
 		switch {
 		case ov.s == nil:
@@ -44,28 +44,24 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	c := call{cfg: cfg, req: req, repeatable: repeatable(req), rewindable: rewindable(req)}
-	o := retry.Options{Caps: retry.Caps{Clock: cfg.clock, Random: cfg.random}, OnRetry: c.discard, Observer: cfg.observer}
-	if cfg.observer != nil {
-		o.Target = target(req.URL)
+	o := retry.Options{
+		Caps:    retry.Caps{Clock: cfg.clock, Random: cfg.random},
+		OnRetry: c.discard, Observer: cfg.observer,
+		Target:      target(req.URL), // which names the default budget
+		Unthrottled: cfg.unthrottled,
 	}
-	if cfg.guarded {
-		key := o.Target
-		if key == "" {
-			key = target(req.URL)
-		}
-		if cfg.breakers != nil {
-			o.Breaker = cfg.breakers.Get(key)
-		}
-		if cfg.budgets != nil {
-			o.Budget = cfg.budgets.Get(key)
-		}
+	if cfg.breakers != nil {
+		o.Breaker = cfg.breakers.Get(o.Target)
+	}
+	if cfg.budgets != nil {
+		o.Budget = cfg.budgets.Get(o.Target)
 	}
 	_, err := retry.Do(req.Context(), o, sched, c.judge, nil, c.attempt)
 	if c.attempts == 0 {
 		closeBody(req) // refused before the first attempt: Base never saw it
 	}
 	if re, ok := err.(*retry.Error); ok && re.Reason == retry.Exhausted && !retries {
-		err = re.Err // no Schedule, no retries: Base's error as it was
+		err = re.Err // WithoutRetry: Base's error as it was
 	}
 	resp := c.resp
 	switch {

@@ -149,6 +149,7 @@ func TestDecisionTable(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					srv := newServer(t, status(code))
 					tr := &httpretry.Transport{
+						Budgets:  ownBudgets(),
 						Base:     newBase(t),
 						Schedule: schedule.Times{N: 3},
 						Retry500: retry500,
@@ -212,7 +213,7 @@ func TestBodyIdenticalOnEveryAttempt(t *testing.T) {
 					w.WriteHeader(http.StatusServiceUnavailable)
 				}
 			})
-			tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 5}}
+			tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 5}}
 			ctx := context.Background()
 			if v.mark {
 				ctx = httpretry.WithIdempotent(ctx)

@@ -27,9 +27,11 @@ const DefaultMaxRetryAfter = 30 * time.Second
 // may pass and the request may be repeated. See the package
 // documentation for what is retried and what each outcome counts as.
 //
-// The zero Transport makes no retries of its own: it is Base plus the
-// classification, and the breakers, budgets and deadline header if those
-// fields are set. New sets Schedule from a policy string.
+// The zero Transport retries what may be repeated on retry.DefaultSchedule
+// (full jitter from 100ms to 2s, three attempts in all), within each
+// target's shared default budget (gRFC A6's token bucket, see
+// budget.Shared), so that a dead target sees about 10% extra load, never a
+// multiple of it. New sets Schedule from a policy string.
 //
 // A Transport is safe for concurrent use. Its fields are read on first
 // use; do not change them after that.
@@ -45,8 +47,10 @@ type Transport struct {
 	// Transports with a nil Base share one copy of http.DefaultTransport.
 	Base http.RoundTripper
 
-	// Schedule says when to try again and when to stop; nil means no
-	// retries. Times(n) allows n attempts in all. New validates the
+	// Schedule says when to try again and when to stop; nil means
+	// retry.DefaultSchedule(). Times(n) allows n attempts in all, so
+	// schedule.Times{N: 1} makes no retries (WithoutRetry does the same
+	// for one request). New validates the
 	// schedule it builds; a Transport filled in by hand is validated on
 	// first use, before anything is sent: an invalid Schedule or field
 	// makes every RoundTrip fail with its error, and Base is never called.
@@ -87,10 +91,12 @@ type Transport struct {
 	Breakers *breaker.Registry
 
 	// Budgets bounds the retries to each target with the target's retry
-	// budget (see package budget). Nil means gRFC A6's token bucket per
-	// target (10 tokens, 0.1 back per success, retries only while more
-	// than half are left) once the Transport retries at all (Schedule is
-	// set): a failing target sees about 10% extra load, never a storm.
+	// budget (see package budget). Nil means the target's shared default
+	// budget, budget.Shared().Get(target): gRFC A6's token bucket (10
+	// tokens, 0.1 back per success, retries only while more than half are
+	// left), shared by every call to that target in the process, whatever
+	// its Transport, schedule or WithSchedule: a failing target sees about
+	// 10% extra load, never a storm.
 	Budgets *budget.Registry
 
 	// Unthrottled turns the default budget off, so that only the
@@ -125,22 +131,21 @@ type Transport struct {
 
 // config is what a Transport resolved from its fields on first use.
 type config struct {
-	err      error // what is wrong with the fields, if anything
-	base     http.RoundTripper
-	schedule schedule.Schedule
-	retries  bool // Schedule was set: the Transport may retry
-	maxAfter time.Duration
-	clock    clockcap.Clock
-	random   randcap.Random
-	retry500 bool
-	timeout  time.Duration
-	header   string
-	breakers *breaker.Registry
-	budgets  *budget.Registry
-	onRetry  func(*http.Request, int, error, time.Duration)
-	observer retry.Observer
-	logger   *slog.Logger
-	guarded  bool // breakers or budgets
+	err         error // what is wrong with the fields, if anything
+	base        http.RoundTripper
+	schedule    schedule.Schedule
+	maxAfter    time.Duration
+	clock       clockcap.Clock
+	random      randcap.Random
+	retry500    bool
+	timeout     time.Duration
+	header      string
+	breakers    *breaker.Registry
+	budgets     *budget.Registry
+	onRetry     func(*http.Request, int, error, time.Duration)
+	observer    retry.Observer
+	logger      *slog.Logger
+	unthrottled bool // no default budget
 }
 
 var _ http.RoundTripper = (*Transport)(nil)
@@ -196,9 +201,8 @@ func (t *Transport) build() config {
 		c.base = http.DefaultTransport
 	}
 	c.base = boundDials(c.base)
-	c.retries = c.schedule != nil
-	if !c.retries {
-		c.schedule = schedule.Times{N: 1}
+	if c.schedule == nil {
+		c.schedule = retry.DefaultSchedule()
 	}
 	if c.maxAfter == 0 {
 		c.maxAfter = DefaultMaxRetryAfter
@@ -213,10 +217,7 @@ func (t *Transport) build() config {
 	if t.Budgets != nil && t.Unthrottled {
 		errs = append(errs, errors.New("both Budgets and Unthrottled set"))
 	}
-	if c.budgets == nil && c.retries && !t.Unthrottled {
-		c.budgets, _ = budget.NewRegistry(budget.TokenBucketConfig{}, 0) // the defaults are valid
-	}
-	c.guarded = c.breakers != nil || c.budgets != nil
+	c.unthrottled = t.Unthrottled
 	if err := schedule.Validate(c.schedule); err != nil {
 		errs = append(errs, fmt.Errorf("invalid Schedule: %w", err))
 	}

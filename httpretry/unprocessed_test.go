@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/httpretry"
@@ -122,8 +123,9 @@ func TestThrottledByDefault(t *testing.T) {
 			return &http.Response{StatusCode: 503, Body: io.NopCloser(strings.NewReader("")), Request: r}, nil
 		})
 		tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 3}, Unthrottled: tc.unthrottled}
+		host := fmt.Sprintf("http://x%d.test/", time.Now().UnixNano()) // a shared budget of this run's own
 		for range 10 {
-			req, _ := http.NewRequest("GET", "http://x.test/", nil)
+			req, _ := http.NewRequest("GET", host, nil)
 			resp, err := tr.RoundTrip(req)
 			if err != nil {
 				t.Fatal(err)
@@ -156,4 +158,16 @@ func mustGet(t *testing.T) *http.Request {
 		t.Fatal(err)
 	}
 	return req
+}
+
+// ownBudgets returns a registry of default budgets that no other test
+// shares, for a test that counts attempts: Transports without Budgets
+// share each target's budget with every call in the process, so a test's
+// failures against a target would drain the next test's retries.
+func ownBudgets() *budget.Registry {
+	r, err := budget.NewRegistry(budget.DefaultConfig(), 0)
+	if err != nil {
+		panic(err)
+	}
+	return r
 }

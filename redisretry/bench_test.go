@@ -48,7 +48,7 @@ func BenchmarkGet(b *testing.B) {
 // that answers at once, for a GET unmarked and marked safe, with the
 // default Config (breaker on).
 func BenchmarkHook(b *testing.B) {
-	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, ContextTimeoutEnabled: true})
 	b.Cleanup(func() { rdb.Close() })
 	h, err := redisretry.Install(rdb, redisretry.Config{})
 	if err != nil {

@@ -19,11 +19,13 @@ import (
 //
 //	nil, redis.Nil                           Success    (the server answered)
 //	connection refused, reset or closed,     Transient  (retried if marked safe;
-//	a timeout, LOADING, MASTERDOWN,                      counts against the server)
+//	a timeout (AttemptTimeout's included),               counts against the server)
+//	LOADING, MASTERDOWN,
 //	CLUSTERDOWN, TRYAGAIN
 //	WRONGTYPE, ERR (syntax, arity), script   Neutral    (returned; the caller's
 //	errors, NOSCRIPT, any other server reply             mistake, not the server's)
-//	the caller's cancellation or deadline    Neutral
+//	the caller's cancellation or deadline,   Neutral    (returned; says nothing
+//	go-redis's pool-acquire timeout                      of the server)
 //	anything else (a closed client, a        Failure    (returned; counts against)
 //	protocol error)
 //
@@ -52,7 +54,8 @@ const (
 	CodeRefused      = "refused"       // connection refused
 	CodeReset        = "reset"         // connection reset or broken pipe
 	CodeClosed       = "closed"        // the server closed the connection (EOF)
-	CodeTimeout      = "timeout"       // a read, write, dial or pool timeout
+	CodeTimeout      = "timeout"       // a read, write or dial timeout
+	CodePoolTimeout  = "pool_timeout"  // redis.ErrPoolTimeout: no connection came free in the client's pool
 	CodeCanceled     = "canceled"      // the caller's context ended
 	CodeClientClosed = "client-closed" // redis.ErrClosed: the client was closed
 	CodeOpen         = "open"          // the client's breaker refused the command
@@ -68,6 +71,9 @@ func Code(err error) string {
 	}
 	if errors.Is(err, redis.Nil) {
 		return CodeNil
+	}
+	if _, ok := errors.AsType[*AttemptTimedOut](err); ok {
+		return CodeTimeout
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		// A dial timeout wraps DeadlineExceeded too: it is the server's.
@@ -90,7 +96,9 @@ func Code(err error) string {
 	case errors.Is(err, redis.ErrClosed):
 		return CodeClientClosed
 	case errors.Is(err, redis.ErrPoolTimeout):
-		return CodeTimeout
+		// Every connection of the client's own pool stayed busy: local
+		// overload, not a failing server (pgretry's pool_timeout).
+		return CodePoolTimeout
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return CodeRefused
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
@@ -137,6 +145,8 @@ func label(code string, err error) string {
 		return "connection"
 	case CodeCanceled:
 		return "canceled"
+	case CodePoolTimeout:
+		return "pool_timeout"
 	case "LOADING":
 		return "loading"
 	case "MASTERDOWN":

@@ -7,11 +7,13 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
 	"github.com/redis/go-redis/v9"
@@ -43,7 +45,7 @@ func TestClassifyClientSide(t *testing.T) {
 		{fmt.Errorf("pipeline: %w", io.ErrUnexpectedEOF), row{"closed", verdict.Transient}},
 		{read(os.ErrDeadlineExceeded), row{"timeout", verdict.Transient}},
 		{dial(context.DeadlineExceeded), row{"timeout", verdict.Transient}},
-		{redis.ErrPoolTimeout, row{"timeout", verdict.Transient}},
+		{redis.ErrPoolTimeout, row{"pool_timeout", verdict.Neutral}},
 		{context.DeadlineExceeded, row{"canceled", verdict.Neutral}},
 		{context.Canceled, row{"canceled", verdict.Neutral}},
 		{redis.ErrClosed, row{"client-closed", verdict.Failure}},
@@ -68,11 +70,16 @@ func TestCodeAllocs(t *testing.T) {
 // TestConfig: what NewClient and Install refuse.
 func TestConfig(t *testing.T) {
 	opt := &redis.Options{Addr: "127.0.0.1:1"}
+	bucket, err := budget.NewTokenBucket(budget.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, c := range map[string]redisretry.Config{
 		"timeout":        {Retry: redisretry.RetryOptions{AttemptTimeout: -1}},
 		"both":           {Policy: "times(3)", Schedule: parseTimes()},
 		"policy":         {Policy: "times("},
 		"breaker-config": {Breaker: breaker.Config{FailureRate: 200}},
+		"unthrottled":    {Retry: redisretry.RetryOptions{Unthrottled: true, Budget: bucket}},
 	} {
 		if rdb, err := redisretry.NewClient(opt, c); err == nil {
 			rdb.Close()
@@ -87,6 +94,11 @@ func TestConfig(t *testing.T) {
 	if _, err := redisretry.Install(retrying, redisretry.Config{}); err == nil {
 		t.Error("Install accepted a client that retries on its own")
 	}
+	deaf := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}) // ContextTimeoutEnabled false
+	defer deaf.Close()
+	if _, err := redisretry.Install(deaf, redisretry.Config{}); err == nil || !strings.Contains(err.Error(), "ContextTimeoutEnabled") {
+		t.Errorf("Install of a client that ignores deadlines: %v, want an error naming ContextTimeoutEnabled", err)
+	}
 	rdb, err := redisretry.NewClient(opt, redisretry.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +107,10 @@ func TestConfig(t *testing.T) {
 	if got := rdb.Options().MaxRetries; got != 0 {
 		t.Errorf("NewClient's client has MaxRetries %d, want 0 (go-redis's -1, normalised)", got)
 	}
-	if opt.MaxRetries != 0 {
+	if !rdb.Options().ContextTimeoutEnabled {
+		t.Errorf("NewClient's client ignores its callers' deadlines (ContextTimeoutEnabled false)")
+	}
+	if opt.MaxRetries != 0 || opt.ContextTimeoutEnabled {
 		t.Errorf("NewClient changed the caller's options")
 	}
 }

@@ -56,14 +56,18 @@ type Hook struct {
 }
 
 // NewClient returns a go-redis client for opt with go-redis's own retries
-// off (MaxRetries -1) and a Hook built from c, or an error that says what
-// is wrong with c. opt is not modified.
+// off (MaxRetries -1), ContextTimeoutEnabled set (so that the caller's
+// deadline and RetryOptions.AttemptTimeout bound every attempt: without
+// it go-redis waits its own dial and read timeouts whatever the context
+// says) and a Hook built from c, or an error that says what is wrong
+// with c. opt is not modified.
 func NewClient(opt *redis.Options, c Config) (*redis.Client, error) {
 	if opt == nil {
 		return nil, errors.New("redisretry: nil *redis.Options")
 	}
 	o := *opt
 	o.MaxRetries = -1
+	o.ContextTimeoutEnabled = true
 	h, err := newHook(c, o.Addr)
 	if err != nil {
 		return nil, err
@@ -74,15 +78,20 @@ func NewClient(opt *redis.Options, c Config) (*redis.Client, error) {
 }
 
 // Install adds a Hook built from c to rdb, or returns an error if c is
-// invalid or rdb retries on its own: a client made with MaxRetries other
+// invalid, if rdb retries on its own (a client made with MaxRetries other
 // than -1 would send a command that recur does not retry up to three more
-// times, an INCR included.
+// times, an INCR included), or if rdb ignores its callers' deadlines (a
+// client made without ContextTimeoutEnabled waits go-redis's own
+// timeouts, seconds, whatever the context or AttemptTimeout says).
 func Install(rdb *redis.Client, c Config) (*Hook, error) {
 	if rdb == nil {
 		return nil, errors.New("redisretry: nil *redis.Client")
 	}
 	if n := rdb.Options().MaxRetries; n > 0 {
 		return nil, fmt.Errorf("redisretry: the client retries on its own (MaxRetries %d): make it with MaxRetries -1", n)
+	}
+	if !rdb.Options().ContextTimeoutEnabled {
+		return nil, errors.New("redisretry: the client ignores its callers' deadlines: make it with ContextTimeoutEnabled true")
 	}
 	h, err := newHook(c, rdb.Options().Addr)
 	if err != nil {
@@ -111,6 +120,9 @@ func newHook(c Config, addr string) (*Hook, error) {
 	}
 	if c.Retry.AttemptTimeout < 0 {
 		return nil, fmt.Errorf("redisretry: Retry.AttemptTimeout %v is negative", c.Retry.AttemptTimeout)
+	}
+	if c.Retry.Unthrottled && c.Retry.Budget != nil {
+		return nil, errors.New("redisretry: set Retry.Budget or Retry.Unthrottled, not both")
 	}
 	h := &Hook{s: s, o: c.Retry.runner(), readOnly: c.ReadOnlySafe}
 	h.o.Target = addr
@@ -146,9 +158,13 @@ func (h *Hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		if !Safe(ctx) && !(h.readOnly && ReadOnly(cmd.Name())) {
 			return h.once(ctx, cmd, next)
 		}
-		_, err := retry.Do(ctx, h.o, h.s, judge, nil, func(ctx context.Context) (struct{}, error) {
+		_, err := retry.Do(ctx, h.o, h.s, judge, nil, func(actx context.Context) (struct{}, error) {
 			cmd.SetErr(nil) // the last attempt's error, if any
-			return struct{}{}, next(ctx, cmd)
+			err := attempted(ctx, actx, next(actx, cmd))
+			if err != nil {
+				cmd.SetErr(err)
+			}
+			return struct{}{}, err
 		})
 		if err != nil {
 			cmd.SetErr(err)
@@ -174,5 +190,31 @@ func (h *Hook) once(ctx context.Context, cmd redis.Cmder, next redis.ProcessHook
 		v = verdict.Neutral // the caller gave up
 	}
 	b.Record(&p, v)
+	return err
+}
+
+// AttemptTimedOut is the error of an attempt that RetryOptions.AttemptTimeout
+// ended while the caller's context was still live: the server was too slow
+// (Code says "timeout", a Transient verdict, retried if marked safe), not
+// the caller giving up. It wraps go-redis's error, so errors.Is(err,
+// context.DeadlineExceeded) still holds.
+type AttemptTimedOut struct{ Err error }
+
+func (e *AttemptTimedOut) Error() string {
+	return "redisretry: attempt timed out (AttemptTimeout): " + e.Err.Error()
+}
+
+func (e *AttemptTimedOut) Unwrap() error { return e.Err }
+
+// Timeout reports true, as a net.Error's does.
+func (e *AttemptTimedOut) Timeout() bool { return true }
+
+// attempted returns err, the outcome of one attempt run with actx inside
+// the caller's ctx, as an *AttemptTimedOut if the attempt's own timeout
+// ended it.
+func attempted(ctx, actx context.Context, err error) error {
+	if err != nil && actx.Err() != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return &AttemptTimedOut{Err: err}
+	}
 	return err
 }

@@ -33,7 +33,7 @@ func TestJudge(t *testing.T) {
 		{read(&os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}), "connection"},
 		{fmt.Errorf("pipeline: %w", io.ErrUnexpectedEOF), "connection"},
 		{read(os.ErrDeadlineExceeded), "timeout"},
-		{redis.ErrPoolTimeout, "timeout"},
+		{redis.ErrPoolTimeout, "pool_timeout"},
 		{context.Canceled, "canceled"},
 		{context.DeadlineExceeded, "canceled"},
 		{redis.ErrClosed, "error"},

@@ -15,8 +15,10 @@ type RetryOptions struct {
 	retry.Caps
 
 	// AttemptTimeout, when positive, bounds each attempt of a command or
-	// pipeline marked safe; one not marked is bounded by go-redis's own
-	// timeouts only. Negative is an error.
+	// pipeline marked safe, inside the caller's deadline (the client has
+	// ContextTimeoutEnabled, so go-redis honours both); one not marked is
+	// bounded by the caller's context and go-redis's own timeouts.
+	// Negative is an error.
 	AttemptTimeout time.Duration
 
 	// OnRetry, OnGiveUp and OnRecovered are retry.Options' hooks.
@@ -29,8 +31,9 @@ type RetryOptions struct {
 	// client's address, redis.Options.Addr. The Label of a failed attempt
 	// (also retry.Error.Label and the reason OnRetry and OnRecovered
 	// get) is one of a bounded set: "dial" (the connection could not be
-	// made), "connection" (it was reset or closed), "timeout" (a read,
-	// write or pool timeout), "canceled" (the caller's context ended),
+	// made), "connection" (it was reset or closed), "timeout" (a read
+	// or write timeout), "pool_timeout" (no connection came free in the
+	// client's pool), "canceled" (the caller's context ended),
 	// the lower-cased prefix of the error replies "loading",
 	// "masterdown", "clusterdown", "tryagain", "busy" and "readonly",
 	// and "error" for any other reply or error. Code's labels are finer,
@@ -39,8 +42,15 @@ type RetryOptions struct {
 	Observer retry.Observer
 
 	// Budget, if not nil, bounds the retries of commands marked safe (see
-	// package budget).
+	// package budget). Nil means the default budget that every call to
+	// the client's address in the process shares
+	// (budget.Shared().Get(Addr)), unless Unthrottled is set.
 	Budget budget.Budget
+
+	// Unthrottled turns the default budget off, so that only the schedule
+	// limits the retries of commands marked safe. Setting both Unthrottled
+	// and Budget is an error from NewClient and Install.
+	Unthrottled bool
 }
 
 // runner returns o as the runner's options, without a breaker.
@@ -53,5 +63,6 @@ func (o RetryOptions) runner() retry.Options {
 		OnRecovered:    o.OnRecovered,
 		Observer:       o.Observer,
 		Budget:         o.Budget,
+		Unthrottled:    o.Unthrottled,
 	}
 }

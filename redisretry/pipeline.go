@@ -26,17 +26,17 @@ func (h *Hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Process
 		}
 		n := 0
 		var raw error // what go-redis returned: its first command's error
-		_, err := retry.Do(ctx, h.o, s, judge, nil, func(ctx context.Context) (struct{}, error) {
+		_, err := retry.Do(ctx, h.o, s, judge, nil, func(actx context.Context) (struct{}, error) {
 			if n++; n > 1 {
 				for _, c := range cmds {
 					c.SetErr(nil)
 				}
 			}
-			raw = next(ctx, cmds)
+			raw = next(actx, cmds)
 			if raw == nil || errors.Is(raw, redis.Nil) {
-				return struct{}{}, firstErr(cmds)
+				return struct{}{}, attempted(ctx, actx, firstErr(cmds))
 			}
-			return struct{}{}, raw
+			return struct{}{}, attempted(ctx, actx, raw)
 		})
 		var re *retry.Error
 		switch {

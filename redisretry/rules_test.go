@@ -40,6 +40,9 @@ func newClient(t testing.TB, addr string, c redisretry.Config) *redis.Client {
 	if c.Schedule == nil && c.Policy == "" {
 		c.Policy = "times(3)"
 	}
+	if c.Retry.Budget == nil {
+		c.Retry.Unthrottled = true // the tests count attempts, which the process's shared budget would cut
+	}
 	rdb, err := redisretry.NewClient(&redis.Options{Addr: addr, DialTimeout: 200 * time.Millisecond, ReadTimeout: 500 * time.Millisecond}, c)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +57,10 @@ func hooked(t testing.TB, addr string, c redisretry.Config) (*redis.Client, *red
 	if c.Schedule == nil && c.Policy == "" {
 		c.Policy = "times(3)"
 	}
-	rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond, ReadTimeout: 500 * time.Millisecond})
+	if c.Retry.Budget == nil {
+		c.Retry.Unthrottled = true // the tests count attempts, which the process's shared budget would cut
+	}
+	rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, ContextTimeoutEnabled: true, DialTimeout: 200 * time.Millisecond, ReadTimeout: 500 * time.Millisecond})
 	t.Cleanup(func() { rdb.Close() })
 	h, err := redisretry.Install(rdb, c)
 	if err != nil {

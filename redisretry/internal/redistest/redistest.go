@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -114,4 +115,25 @@ func (s *Server) Admin(t testing.TB) *redis.Client {
 	c := redis.NewClient(&redis.Options{Addr: s.Addr, MaxRetries: -1})
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// Pause stops the server with SIGSTOP: it keeps its port and its
+// connections, and the kernel still accepts new ones, but it answers
+// nothing until Resume. The test's cleanup resumes it before killing it.
+func (s *Server) Pause() {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// Resume continues a server that Pause stopped.
+func (s *Server) Resume() {
+	s.t.Helper()
+	if s.cmd == nil || s.cmd.Process == nil {
+		return
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		s.t.Fatal(err)
+	}
 }

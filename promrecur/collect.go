@@ -80,7 +80,7 @@ func (m *Metrics) vecs() []prometheus.Collector {
 
 func (m *Metrics) collectBreakers(ch chan<- prometheus.Metric) {
 	for _, r := range fold.Breakers(m.bLabels, m.breakerReg, m.breakers) {
-		label := labelValue(r.Label)
+		label := r.Label // folded by fold.Labels
 		ch <- constMetric(m.state, prometheus.GaugeValue, float64(r.State), label)
 		ch <- constMetric(m.opened, prometheus.CounterValue, float64(r.Opened), label)
 		ch <- constMetric(m.rejected, prometheus.CounterValue, float64(r.Rejected), label)
@@ -89,7 +89,7 @@ func (m *Metrics) collectBreakers(ch chan<- prometheus.Metric) {
 
 func (m *Metrics) collectBudgets(ch chan<- prometheus.Metric) {
 	for _, r := range fold.Tokens(m.gLabels, m.budgetReg, m.budgets) {
-		ch <- constMetric(m.tokens, prometheus.GaugeValue, r.Tokens, labelValue(r.Label))
+		ch <- constMetric(m.tokens, prometheus.GaugeValue, r.Tokens, r.Label)
 	}
 }
 

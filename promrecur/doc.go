@@ -32,8 +32,13 @@
 // # Labels
 //
 // target is retry.Options.Target, or scheme://host:port for httpretry;
-// calls made without a target have target="", and bytes that are not
-// UTF-8 are shown as U+FFFD. Each client has at most
+// calls made without a target have target="". Every label value is
+// folded before it is counted: bytes that are not UTF-8 are shown as
+// U+FFFD, and a value longer than 128 bytes is cut to its first 110
+// bytes or fewer, "~" and 16 hex digits of a hash of the whole value, so
+// a caller who picks the target (a webhook's URL) cannot make a scrape
+// larger by making targets longer. Targets that fold to the same value
+// share its series. Each client has at most
 // Config.MaxTargets (256 by default) distinct target values per series;
 // the targets first seen past the cap are all reported under
 // target="(other)" (Overflow), which is also where a breaker.Registry or

@@ -2,8 +2,8 @@ package promrecur
 
 import (
 	"context"
+	"github.com/recur-go/recur/internal/fold"
 	"github.com/recur-go/recur/internal/keyed"
-	"strings"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -72,7 +72,7 @@ func (m *Metrics) build(c Config) {
 	m.tokens = prometheus.NewDesc(nameTokens, "Tokens left in the target's retry budget (token buckets only); retries stop at half the maximum.", []string{"target"}, constant)
 
 	m.targets = keyed.New(m.max, Overflow, m.newTarget)
-	m.reasons = keyed.New(MaxReasons, Overflow, labelValue)
+	m.reasons = keyed.New(MaxReasons, Overflow, func(r string) string { return r })
 }
 
 // target holds one target's series, resolved once so that an event costs
@@ -86,12 +86,11 @@ type target struct {
 	retries                     *keyed.Map[prometheus.Counter]
 }
 
-// labelValue is s made fit for a label value: Prometheus takes only
-// UTF-8, and client_golang panics on anything else.
-func labelValue(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
-
+// newTarget makes the series of name, a target label value already
+// folded (fold.Value): Prometheus takes only UTF-8, client_golang panics
+// on anything else, and an unbounded value would make a scrape as large
+// as the targets a caller can make up.
 func (m *Metrics) newTarget(name string) *target {
-	name = labelValue(name)
 	t := &target{name: name,
 		calls:     m.calls.WithLabelValues(name),
 		throttled: m.throttled.WithLabelValues(name),
@@ -118,7 +117,9 @@ func lazy(p *atomic.Pointer[prometheus.Counter], vec *prometheus.CounterVec, tar
 // documentation for which event feeds which series). It takes no lock
 // and allocates nothing once the target and label have been seen.
 func (m *Metrics) Observe(_ context.Context, e retry.Event) {
-	t := m.targets.Get(e.Target)
+	// Folded before the lookup, so that targets with the same label share
+	// one entry and no entry keeps a long target alive.
+	t := m.targets.Get(fold.Value(e.Target))
 	switch e.Kind {
 	case retry.Attempted:
 		if e.Attempt == 1 {
@@ -133,7 +134,7 @@ func (m *Metrics) Observe(_ context.Context, e retry.Event) {
 		if label == "" {
 			label = Unlabeled
 		}
-		t.retries.Get(m.reasons.Get(label)).Inc()
+		t.retries.Get(m.reasons.Get(fold.Value(label))).Inc()
 	case retry.GaveUp:
 		if e.Attempt == 0 {
 			t.calls.Inc()

@@ -41,7 +41,8 @@ const Unlabeled = "unlabeled"
 type Config struct {
 	// Client is the value of the client label of every series: the name
 	// of the program's client of one or more targets, such as "payments".
-	// Required. Several clients can share a Registerer, each with its own
+	// Required: valid UTF-8 of at most 128 bytes, the cap of every label
+	// value. Several clients can share a Registerer, each with its own
 	// Metrics.
 	Client string
 
@@ -114,6 +115,8 @@ func New(c Config) (*Metrics, error) {
 		errs = append(errs, errors.New("empty Config.Client"))
 	case !utf8.ValidString(c.Client):
 		errs = append(errs, fmt.Errorf("Config.Client %q is not valid UTF-8", c.Client))
+	case len(c.Client) > fold.MaxValueLen:
+		errs = append(errs, fmt.Errorf("Config.Client is %d bytes long, more than a label value's %d", len(c.Client), fold.MaxValueLen))
 	}
 	if c.Registerer == nil {
 		errs = append(errs, errors.New("nil Config.Registerer (pass prometheus.NewRegistry(), or prometheus.DefaultRegisterer for the global one)"))

@@ -51,9 +51,12 @@ func Value(s string) string {
 	if len(s) <= MaxValueLen && utf8.ValidString(s) {
 		return s
 	}
-	v := strings.ToValidUTF8(s, "\uFFFD")
-	if len(v) <= MaxValueLen {
-		return v
+	v := s
+	if !utf8.ValidString(s) {
+		v = strings.ToValidUTF8(s, "\uFFFD")
+		if len(v) <= MaxValueLen {
+			return v
+		}
 	}
 	cut := keptLen
 	for cut > 0 && !utf8.RuneStart(v[cut]) {

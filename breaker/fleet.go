@@ -140,9 +140,22 @@ func (b *Breaker) Flush() {
 	}
 	cur, c, err := f.link.Add(gen, batch)
 	if err != nil {
-		if down(err) && f.ok.Swap(false) {
-			b.judgeLocally()
+		// Not acknowledged: the batch stays counted, and goes with the
+		// next one (a store that applied it and lost the answer counts
+		// it twice: more failures, never fewer). The breaker judges its
+		// own counts now, as it would with the store down: a failure
+		// the store did not take must still be able to open it.
+		b.mu.Lock()
+		if b.word.Load()&sameMask == w&sameMask && f.gen == gen {
+			f.sent[cCalls] -= int64(batch.Calls)
+			f.sent[cFailures] -= int64(batch.Failures)
+			f.sent[cSlow] -= int64(batch.Slow)
 		}
+		b.mu.Unlock()
+		if down(err) {
+			f.ok.Store(false)
+		}
+		b.judgeLocally()
 		return
 	}
 	f.ok.Store(true)
@@ -301,6 +314,9 @@ func (b *Breaker) mergeHeld(cur SharedState, sent uint64) {
 // notice); with force (the store's own answer) any other generation is
 // taken, so that a store restarted empty is followed.
 func (b *Breaker) adopt(s SharedState, force bool) {
+	if !s.valid() {
+		return // a store must not send these (redisbreaker checks); never taken
+	}
 	f := b.fleet
 	now := b.now()
 	b.mu.Lock()
@@ -332,8 +348,16 @@ func (b *Breaker) adopt(s SharedState, force bool) {
 		b.lastDelay = s.Delay
 		b.probeBy.Store(int64(sat.AddDur(time.Duration(now), s.Remaining)))
 		b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
-		// A new spell, even from HalfOpen (a notice was missed): its
-		// probes are not the last spell's.
+		if w := b.word.Load(); from == HalfOpen && probesOf(w) > 0 {
+			// Half-open here already (on its own while the store was
+			// away, or a notice was missed) with probes out: they are
+			// this spell's, so that the instance never has more than
+			// HalfOpenProbes out at once, whatever the store says.
+			t.to = from
+			break
+		}
+		// A new spell, even from HalfOpen (a notice was missed, no
+		// probe out): its probes are not the last spell's.
 		b.enterLocked(now, HalfOpen)
 	case Closed:
 		if from != Closed {
@@ -353,11 +377,18 @@ func (b *Breaker) adopt(s SharedState, force bool) {
 	b.notify(t)
 }
 
+// maxStepRun bounds stepRun: the store's opening count is a number read
+// from another process, and it is stepped under the breaker's lock. A
+// schedule has settled long before (an exponential reaches its cap, a
+// Times stops), so the k-th delay past it is the maxStepRun-th.
+const maxStepRun = 1024
+
 // stepRun sets the open schedule to where k openings in a row leave it,
-// so that the next opening waits the (k+1)-th delay.
+// so that the next opening waits the (k+1)-th delay (for k up to
+// maxStepRun).
 func (b *Breaker) stepRun(k int) {
 	b.run.Reset(b.s.Random.Seed())
-	for range k {
+	for range min(k, maxStepRun) {
 		if _, ok := b.run.Next(0, 0); !ok {
 			break
 		}
@@ -391,4 +422,11 @@ func (b *Breaker) claim(w uint64) (gen uint64, claimed, ok bool) {
 		return 0, false, false
 	}
 	return gen, true, true
+}
+
+// valid reports whether s is a state a breaker can take: a known State,
+// no negative count or duration. A Store checks what it reads (another
+// process, or anyone with access to it, wrote it); adopt checks again.
+func (s SharedState) valid() bool {
+	return s.State <= MetricsOnly && s.Openings >= 0 && s.Remaining >= 0 && s.Delay >= 0
 }

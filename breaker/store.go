@@ -67,7 +67,12 @@ type Link interface {
 	// MetricsOnly, to the probes' tally while HalfOpen. It returns the
 	// shared state, and the counts the rules judge: the window's sums
 	// over its last 10 buckets and the fleet's failure streak, or the
-	// probes' tally. An empty batch only reads.
+	// probes' tally. An empty batch only reads. A batch whose Add
+	// returned an error is sent again in the next one (the breaker keeps
+	// it counted), so a store must answer with an error only what it did
+	// not apply, as far as it knows. Add may wait to send b together with
+	// other breakers' batches, up to the store's own interval (the
+	// breaker's flusher waits; a Probe batch should not).
 	Add(gen uint64, b Batch) (SharedState, Counts, error)
 
 	// Close detaches the breaker: apply is not called after it returns.
@@ -102,4 +107,9 @@ type Batch struct {
 	// failure streak; otherwise the streak becomes Streak. Batching thus
 	// loses the order of outcomes across instances: see docs/fleet.md.
 	Streak int
+	// Probe marks the outcome of one half-open probe, which Record sends
+	// on the caller's goroutine: a store that groups the batches of many
+	// breakers into one round trip (redisbreaker does) sends it at once
+	// rather than with the next group.
+	Probe bool
 }

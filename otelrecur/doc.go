@@ -47,7 +47,11 @@
 // value Overflow, "(other)": their counts added up, the worst breaker
 // state, the fewest tokens. A target, once it has a value of its own,
 // keeps it. recur.reason has at most MaxReasons values per target, and
-// Overflow past them.
+// Overflow past them. Values are capped in length too, and folded before
+// they are de-duplicated: bytes that are not UTF-8 become U+FFFD, and a
+// value longer than 128 bytes is cut to its first 110 bytes or fewer,
+// "~" and 16 hex digits of a hash of the whole value. Targets that fold
+// to the same value share its data points.
 //
 // # Span events
 //
@@ -57,7 +61,8 @@
 // recur.delay (the wait, in seconds), recur.reason and recur.target; and
 // an event "recur.give_up" when the runner gives up or is refused, with
 // recur.attempt (the attempts made, 0 if refused before the first),
-// recur.reason and recur.target. Config.ErrorText adds the error's text
+// recur.reason and recur.target, folded as the instruments' values are.
+// Config.ErrorText adds the error's text
 // as exception.message. The package makes no span of its own: the
 // caller's span, or the one otelhttp or otelgrpc made, is where the
 // events belong.

@@ -3,6 +3,7 @@ package otelrecur
 import (
 	"context"
 	"errors"
+	"github.com/recur-go/recur/internal/fold"
 	"github.com/recur-go/recur/internal/keyed"
 	"sync/atomic"
 
@@ -115,7 +116,10 @@ func (t *target) lazy(p *atomic.Pointer[[]metric.AddOption], kv attribute.KeyVal
 // recording. Once the target and reason have been seen it takes no lock
 // of its own and builds no attribute set.
 func (m *Metrics) Observe(ctx context.Context, e retry.Event) {
-	t := m.targets.Get(e.Target)
+	// Folded before the lookup, so that targets with the same value share
+	// one entry, no entry keeps a long target alive, and no attribute is
+	// text an exporter cannot encode.
+	t := m.targets.Get(fold.Value(e.Target))
 	switch e.Kind {
 	case retry.Attempted:
 		if e.Attempt == 1 {
@@ -130,6 +134,7 @@ func (m *Metrics) Observe(ctx context.Context, e retry.Event) {
 		if label == "" {
 			label = Unlabeled
 		}
+		label = fold.Value(label)
 		m.retries.Add(ctx, 1, t.retries.Get(m.reasons.Get(label))...)
 		if span := trace.SpanFromContext(ctx); span.IsRecording() {
 			m.retryEvent(span, e, label)
@@ -156,12 +161,12 @@ func (m *Metrics) Observe(ctx context.Context, e retry.Event) {
 }
 
 // retryEvent adds RetryEvent to span: the attempt that failed, the wait
-// before the next one, its reason label and the call's target, which
-// span events report as they are, not capped.
+// before the next one, its reason label and the call's target, folded as
+// the instruments' values are (fold.Value) but not capped in number.
 func (m *Metrics) retryEvent(span trace.Span, e retry.Event, label string) {
 	attrs := make([]attribute.KeyValue, 0, 5)
 	attrs = append(attrs, AttemptKey.Int(e.Attempt), DelayKey.Float64(e.Delay.Seconds()),
-		ReasonKey.String(label), TargetKey.String(e.Target))
+		ReasonKey.String(label), TargetKey.String(fold.Value(e.Target)))
 	if m.errorText && e.Err != nil {
 		attrs = append(attrs, ExceptionMessageKey.String(e.Err.Error()))
 	}
@@ -172,7 +177,7 @@ func (m *Metrics) retryEvent(span trace.Span, e retry.Event, label string) {
 // was and the call's target.
 func (m *Metrics) giveUpEvent(span trace.Span, e retry.Event, reason string) {
 	attrs := make([]attribute.KeyValue, 0, 4)
-	attrs = append(attrs, AttemptKey.Int(e.Attempt), ReasonKey.String(reason), TargetKey.String(e.Target))
+	attrs = append(attrs, AttemptKey.Int(e.Attempt), ReasonKey.String(reason), TargetKey.String(fold.Value(e.Target)))
 	if m.errorText && e.Err != nil {
 		attrs = append(attrs, ExceptionMessageKey.String(e.Err.Error()))
 	}

@@ -112,7 +112,8 @@ var DefaultBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 
 type Config struct {
 	// Client is the recur.client attribute of every data point: the name
 	// of the program's client of one or more targets, such as
-	// "payments". Required. Several clients can share a MeterProvider,
+	// "payments". Required: valid UTF-8 of at most 128 bytes, the cap of
+	// every attribute value. Several clients can share a MeterProvider,
 	// each with its own Metrics.
 	Client string
 
@@ -195,6 +196,8 @@ func New(c Config) (*Metrics, error) {
 		errs = append(errs, errors.New("empty Config.Client"))
 	case !utf8.ValidString(c.Client):
 		errs = append(errs, fmt.Errorf("Config.Client %q is not valid UTF-8", c.Client))
+	case len(c.Client) > fold.MaxValueLen:
+		errs = append(errs, fmt.Errorf("Config.Client is %d bytes long, more than an attribute value's %d", len(c.Client), fold.MaxValueLen))
 	}
 	if c.MaxTargets < 0 {
 		errs = append(errs, fmt.Errorf("negative Config.MaxTargets %d", c.MaxTargets))

@@ -6,7 +6,7 @@ replace github.com/recur-go/recur => ../
 
 require (
 	github.com/FerretDB/FerretDB v1.24.2
-	github.com/recur-go/recur v0.0.0-00010101000000-000000000000
+	github.com/recur-go/recur v0.1.0
 	go.mongodb.org/mongo-driver/v2 v2.10.0
 	go.uber.org/goleak v1.3.0
 )

@@ -443,7 +443,7 @@ func (b *Breaker) probed(p Permit, v verdict.Verdict, counted, slow bool, now in
 		// The fleet's probes decide: this instance holds only some.
 		gen := f.gen
 		b.mu.Unlock()
-		batch := Batch{Calls: 1, Probe: true}
+		batch := Batch{Calls: 1}
 		if failed {
 			batch.Failures, batch.Streak = 1, 1
 		}

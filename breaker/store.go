@@ -72,7 +72,9 @@ type Link interface {
 	// it counted), so a store must answer with an error only what it did
 	// not apply, as far as it knows. Add may wait to send b together with
 	// other breakers' batches, up to the store's own interval (the
-	// breaker's flusher waits; a Probe batch should not).
+	// breaker's flusher waits), except the outcome of a half-open probe
+	// whose slot Claim gave, which Record sends from the caller's
+	// goroutine: that one should go at once.
 	Add(gen uint64, b Batch) (SharedState, Counts, error)
 
 	// Close detaches the breaker: apply is not called after it returns.
@@ -107,9 +109,4 @@ type Batch struct {
 	// failure streak; otherwise the streak becomes Streak. Batching thus
 	// loses the order of outcomes across instances: see docs/fleet.md.
 	Streak int
-	// Probe marks the outcome of one half-open probe, which Record sends
-	// on the caller's goroutine: a store that groups the batches of many
-	// breakers into one round trip (redisbreaker does) sends it at once
-	// rather than with the next group.
-	Probe bool
 }

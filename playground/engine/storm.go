@@ -23,7 +23,8 @@ type StormRow struct {
 
 // Storm runs Brooker's contention experiment (package storm) for each
 // policy with clients and runs, calling progress after each run with the
-// policy's index. An empty policy text is skipped.
+// policy's index; a nil progress is not called. An empty policy text is
+// skipped.
 func Storm(ctx context.Context, policies []string, clients, runs int, seed uint64, progress func(policy int, p storm.Progress)) ([]StormRow, error) {
 	if len(policies) > MaxStormPolicies {
 		return nil, fmt.Errorf("%d policies; the playground compares at most %d", len(policies), MaxStormPolicies)
@@ -38,7 +39,9 @@ func Storm(ctx context.Context, policies []string, clients, runs int, seed uint6
 		if err != nil {
 			return nil, fmt.Errorf("policy %d: %w", i+1, err)
 		}
-		cfg.Progress = func(p storm.Progress) { progress(i, p) }
+		if progress != nil {
+			cfg.Progress = func(p storm.Progress) { progress(i, p) }
+		}
 		r, err := storm.Simulate(ctx, s, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("policy %d: %w", i+1, err)

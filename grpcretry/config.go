@@ -14,9 +14,10 @@ import (
 )
 
 // Config says which unary calls to retry, when, and what guards them.
-// Set exactly one of Schedule, Policy and ServiceConfig; every other
-// field has a usable zero value. A Config is a plain value, checked once
-// by UnaryClientInterceptor.
+// Set at most one of Schedule, Policy and ServiceConfig; with none,
+// every method retries UNAVAILABLE on retry.DefaultSchedule(). Every
+// other field has a usable zero value. A Config is a plain value, checked
+// once by UnaryClientInterceptor.
 type Config struct {
 	// Schedule is the retry policy of every unary method, such as
 	// Intersect(FullJitter(100ms, 2s), Times(4)): at most 4 attempts,
@@ -60,11 +61,13 @@ type Config struct {
 	// breaker is opt-in.
 	Breakers *breaker.Registry
 
-	// Budgets gives each target its retry budget. Nil means gRFC A6's
-	// token bucket (10 tokens, 0.1 back per success, retries only while
-	// more than half are left), or ServiceConfig's retryThrottling when
-	// it has one: a failing target sees about 10% extra load, never a
-	// storm.
+	// Budgets gives each target its retry budget. Nil means the
+	// target's shared default budget, budget.Shared().Get(target): gRFC
+	// A6's token bucket (10 tokens, 0.1 back per success, retries only
+	// while more than half are left), shared by every call to the target
+	// in the process; or, when ServiceConfig has a retryThrottling, a
+	// bucket per target made from it: a failing target sees about 10%
+	// extra load, never a storm.
 	Budgets *budget.Registry
 
 	// Unthrottled turns the default budget off, so that only the
@@ -93,8 +96,6 @@ type interceptor struct {
 	budgets  *budget.Registry
 }
 
-var errNoPolicy = errors.New("grpcretry: Config needs one of Schedule, Policy and ServiceConfig")
-
 // build checks c and turns it into an interceptor.
 func build(c Config) (*interceptor, error) {
 	set := 0
@@ -104,8 +105,6 @@ func build(c Config) (*interceptor, error) {
 		}
 	}
 	switch {
-	case set == 0:
-		return nil, errNoPolicy
 	case set > 1:
 		return nil, errors.New("grpcretry: Config sets more than one of Schedule, Policy and ServiceConfig")
 	case c.Options.AttemptTimeout < 0:
@@ -118,12 +117,16 @@ func build(c Config) (*interceptor, error) {
 		return nil, errors.New("grpcretry: Config sets both Codes and ServiceConfig, whose retry policies name their own codes")
 	}
 	ic := &interceptor{opts: c.Options.runner(), breakers: c.Breakers, budgets: c.Budgets}
+	ic.opts.Unthrottled = c.Unthrottled
 	if c.ServiceConfig != nil {
 		if err := ic.fromServiceConfig(c.ServiceConfig, c.Jitter); err != nil {
 			return nil, err
 		}
 	} else {
 		s := c.Schedule
+		if set == 0 {
+			s = retry.DefaultSchedule()
+		}
 		if c.Policy != "" {
 			var err error
 			if s, err = parse.Parse(c.Policy); err != nil {
@@ -140,15 +143,14 @@ func build(c Config) (*interceptor, error) {
 		ic.all = &policy{s: s, retry: mask}
 	}
 	if ic.budgets == nil && !c.Unthrottled {
-		cfg := budget.TokenBucketConfig{}
+		ic.budgets = budget.Shared()
 		if c.ServiceConfig != nil && c.ServiceConfig.Throttling != nil {
-			cfg = *c.ServiceConfig.Throttling
+			r, err := budget.NewRegistry(*c.ServiceConfig.Throttling, 0)
+			if err != nil {
+				return nil, fmt.Errorf("grpcretry: ServiceConfig.Throttling: %w", err)
+			}
+			ic.budgets = r
 		}
-		r, err := budget.NewRegistry(cfg, 0)
-		if err != nil {
-			return nil, fmt.Errorf("grpcretry: ServiceConfig.Throttling: %w", err)
-		}
-		ic.budgets = r
 	}
 	return ic, nil
 }

@@ -23,9 +23,12 @@
 // between attempts. Config.Codes widens the retried codes; a
 // Config.ServiceConfig (see package grpcconfig) sets the policy per
 // method, from the same JSON that grpc.WithDefaultServiceConfig takes.
+// A Config with no policy retries UNAVAILABLE on retry.DefaultSchedule.
 //
 // # What a call does
 //
+//   - A call whose context is already done is not sent: it returns the
+//     context's error at once.
 //   - An open circuit breaker (Config.Breakers, one per target) fails the
 //     call at once with status UNAVAILABLE "circuit open", without
 //     touching the network; errors.Is(err, breaker.ErrOpen) holds.
@@ -41,9 +44,11 @@
 //     many milliseconds, cut to Options.MaxPushback (DefaultMaxPushback,
 //     30s, when zero); a negative or unreadable value, or several values,
 //     stop the retries.
-//   - The target's retry budget (Config.Budgets; by default A6's token
-//     bucket) allows a retry only while the target is mostly answering:
-//     a failing target sees about 10% extra load, never a storm.
+//   - The target's retry budget (Config.Budgets; by default the target's
+//     shared A6 token bucket, budget.Shared, which every call to that
+//     target in the process draws on) allows a retry only while the
+//     target is mostly answering: a failing target sees about 10% extra
+//     load, never a storm. Config.Unthrottled turns it off.
 //
 // # What counts as a failure
 //

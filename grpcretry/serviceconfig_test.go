@@ -145,7 +145,6 @@ func TestConfigErrors(t *testing.T) {
 		c    grpcretry.Config
 		want string
 	}{
-		{"nothing", grpcretry.Config{}, "grpcretry: Config needs one of Schedule, Policy and ServiceConfig"},
 		{"two", grpcretry.Config{Schedule: s, Policy: "times(3)"}, "grpcretry: Config sets more than one of Schedule, Policy and ServiceConfig"},
 		{"bad policy", grpcretry.Config{Policy: "times(3) &"}, "grpcretry: Config.Policy: 1:11: unexpected end of input"},
 		{"invalid schedule", grpcretry.Config{Schedule: schedule.Spaced{}}, "grpcretry: Config.Schedule: Spaced: every 0s is not positive"},

@@ -219,4 +219,3 @@ func TestTransparentResendOfUnprocessedCall(t *testing.T) {
 		})
 	}
 }
-

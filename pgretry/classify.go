@@ -23,6 +23,7 @@ const (
 	codeCanceled    = "canceled"
 	codeTimeout     = "attempt_timeout"
 	codeNotSent     = "not_sent"
+	codeUnknown     = "commit_unknown"
 	codeUnreachable = "unreachable"
 	codeShutdown    = "shutdown"
 	codeTooMany     = "too_many_connections"
@@ -40,13 +41,14 @@ const (
 //
 //	verdict    code                   errors
 //	Success    ""                     nil
+//	Failure    commit_unknown         ErrCommitUnknown: COMMIT sent, its answer lost; never retried
 //	Neutral    circuit_open           the breaker refused the call (breaker.ErrOpen)
 //	Neutral    pool_timeout           no connection came free in a full pool in time
 //	Neutral    marked_in_tx           ErrMarkedInTx
 //	Neutral    canceled               context.Canceled
 //	Transient  attempt_timeout        context.DeadlineExceeded, a pgconn timeout
-//	Transient  not_sent               failed before any byte was sent (pgconn.SafeToRetry, driver.ErrBadConn)
-//	Transient  unreachable            cannot connect, connection refused or reset, TLS, DNS, SQLSTATE class 08
+//	Transient  not_sent               a pooled connection found broken before a byte of the statement was written to it
+//	Transient  unreachable            cannot connect, connection refused or reset, TLS, DNS, SQLSTATE class 08, driver.ErrBadConn
 //	Transient  shutdown               SQLSTATE 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now
 //	Transient  too_many_connections   SQLSTATE 53300
 //	Retryable  serialization_failure  SQLSTATE 40001
@@ -56,10 +58,16 @@ const (
 //	Neutral    no_rows                pgx.ErrNoRows, sql.ErrNoRows
 //	Neutral    error                  anything else (a scan into the wrong type, …)
 //
-// Transient errors count against the breaker; Retryable and Neutral ones
-// count nothing: a live database that answers is not failing. A statement
-// that is not marked is retried only when the error is not_sent; see the
-// package documentation.
+// Transient and Failure errors count against the breaker; Retryable and
+// Neutral ones count nothing: a live database that answers is not
+// failing.
+//
+// Classify sees only the error. Whether a statement that is not marked
+// may run again depends on what pgretry saw of it, which the error does
+// not carry: a DB or SQLDB retries an unmarked statement only when no
+// byte of it was written to a connection (see Instrument), whatever its
+// code. pgconn.SafeToRetry is not used: pgx reports some statements that
+// were sent as safe to retry ("conn closed" after a read broke).
 func Classify(err error) verdict.Verdict {
 	v, _ := classify(err)
 	return v
@@ -78,7 +86,10 @@ func classify(err error) (verdict.Verdict, string) {
 	}
 	var pt *poolTimeoutError
 	var pe *pgconn.PgError
+	var ns *notSentError
 	switch {
+	case errors.Is(err, ErrCommitUnknown):
+		return verdict.Failure, codeUnknown
 	case errors.Is(err, breaker.ErrOpen):
 		return verdict.Neutral, codeOpen
 	case errors.As(err, &pt):
@@ -91,11 +102,12 @@ func classify(err error) (verdict.Verdict, string) {
 		return verdict.Transient, codeTimeout
 	case errors.As(err, &pe):
 		return sqlState(pe.Code)
-	case safe(err):
-		return verdict.Transient, codeNotSent
 	case errors.Is(err, pgx.ErrNoRows), errors.Is(err, sql.ErrNoRows):
 		return verdict.Neutral, codeNoRows
 	case unreachable(err):
+		if errors.As(err, &ns) && ns.onConn {
+			return verdict.Transient, codeNotSent
+		}
 		return verdict.Transient, codeUnreachable
 	}
 	return verdict.Neutral, codeOther
@@ -120,21 +132,17 @@ func sqlState(code string) (verdict.Verdict, string) {
 	return verdict.Neutral, codeAnswer
 }
 
-// safe reports whether err happened before anything of the statement was
-// sent, so that running it again cannot run it twice.
-func safe(err error) bool {
-	return pgconn.SafeToRetry(err) || errors.Is(err, driver.ErrBadConn)
-}
-
 // unreachable reports whether err says the server could not be reached
 // or the connection to it broke: a failed connect (refused, DNS, TLS,
-// authentication timeouts), a network error, or a connection cut mid-way.
+// authentication timeouts), a network error, a connection cut mid-way,
+// or one that database/sql's driver called bad.
 func unreachable(err error) bool {
 	var ce *pgconn.ConnectError
 	var ne net.Error
 	return errors.As(err, &ce) || errors.As(err, &ne) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, net.ErrClosed)
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, driver.ErrBadConn)
 }
 
 // judgeMarked is the runner's Judge for a statement marked with Safe: the
@@ -148,28 +156,28 @@ func judgeMarked[T any](_ T, err error) retry.Judgement {
 }
 
 // judgeUnmarked is the runner's Judge for a statement that is not
-// marked: it is retried only when nothing of it was sent. Its label is
-// Code's.
+// marked: it is retried only when the attempt wrote no byte of it. Its
+// label is Code's.
 func judgeUnmarked[T any](_ T, err error) retry.Judgement {
 	if err == nil {
 		return retry.Judgement{Verdict: verdict.Success}
 	}
 	v, code := classify(err)
-	if v.Retry() && !safe(err) {
+	if v.Retry() && !unsent(err) {
 		v = settle(v)
 	}
 	return retry.Judgement{Verdict: v, Reason: code}
 }
 
 // judgeTx reruns a whole transaction on a serialization failure or a
-// deadlock, and when nothing of it reached the server. Its label is
-// Code's.
+// deadlock, and when the run wrote no byte of it. A commit whose answer
+// was lost is a Failure: never rerun. Its label is Code's.
 func judgeTx(_ struct{}, err error) retry.Judgement {
 	if err == nil {
 		return retry.Judgement{Verdict: verdict.Success}
 	}
 	v, code := classify(err)
-	if v.Retry() && code != codeSerial && code != codeDeadlock && !safe(err) {
+	if v.Retry() && code != codeSerial && code != codeDeadlock && !unsent(err) {
 		v = settle(v)
 	}
 	return retry.Judgement{Verdict: v, Reason: code}

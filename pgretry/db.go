@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/retry"
@@ -18,6 +19,11 @@ import (
 // a circuit breaker per pool, retries for marked statements and for
 // statements that were never sent, transactions rerun whole. Its methods
 // mirror the pool's. A DB is safe for concurrent use.
+//
+// A DB takes each statement's connection from the pool itself, so that it
+// can see whether the statement had a connection and, on a pool whose
+// configuration went through Instrument, whether any byte of it was
+// written to the connection.
 type DB struct {
 	pool *pgxpool.Pool
 	core
@@ -25,7 +31,10 @@ type DB struct {
 
 // New returns a DB that runs statements on pool. It fails if pool is nil
 // or the options are invalid (an invalid schedule, a negative timeout).
-// The DB does not own pool: close the pool when done.
+// The DB does not own pool: close the pool when done. Make the pool from
+// a configuration passed through Instrument, so that the DB can retry an
+// unmarked statement that failed on a connection before a byte of it was
+// written.
 func New(pool *pgxpool.Pool, o Options) (*DB, error) {
 	if pool == nil {
 		return nil, errors.New("pgretry: nil pool")
@@ -71,24 +80,42 @@ var (
 )
 
 // Exec runs sql as pgxpool.Pool.Exec does, retried if ctx is marked with
-// Safe or if it failed before it was sent.
+// Safe, or if no byte of it was written to a connection (see Instrument).
 func (db *DB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	return retry.Do(ctx, db.opts, db.sched, judgeTag.of(ctx), nil, func(ctx context.Context) (pgconn.CommandTag, error) {
-		tag, err := db.pool.Exec(ctx, sql, args...)
-		return tag, db.acquireErr(err)
+	tag, err := retry.Do(ctx, db.opts, db.sched, judgeTag.of(ctx), nil, func(ctx context.Context) (pgconn.CommandTag, error) {
+		c, err := db.acquire(ctx)
+		if err != nil {
+			return pgconn.CommandTag{}, err
+		}
+		defer c.Release()
+		p := probeOf(c.Conn())
+		tag, err := c.Exec(ctx, sql, args...)
+		return tag, p.mark(err)
 	})
+	return tag, unmark(err)
 }
 
 // Query runs sql as pgxpool.Pool.Query does, retried like Exec. Only the
 // errors Query itself returns are retried: once the caller reads the
 // rows, their errors are the caller's. Options.Retry.AttemptTimeout does
 // not apply, since the rows outlive the attempt; bound the query with
-// ctx's deadline.
+// ctx's deadline. Closing the rows, or reading them to the end, returns
+// the connection to the pool.
 func (db *DB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	return retry.Do(ctx, db.queryOpts, db.sched, judgeRows.of(ctx), nil, func(ctx context.Context) (pgx.Rows, error) {
-		rows, err := db.pool.Query(ctx, sql, args...)
-		return rows, db.acquireErr(err)
+	rows, err := retry.Do(ctx, db.queryOpts, db.sched, judgeRows.of(ctx), nil, func(ctx context.Context) (pgx.Rows, error) {
+		c, err := db.acquire(ctx)
+		if err != nil {
+			return errRows{unmark(err)}, err
+		}
+		p := probeOf(c.Conn())
+		rows, err := c.Query(ctx, sql, args...)
+		if err != nil {
+			c.Release()
+			return errRows{err}, p.mark(err)
+		}
+		return &poolRows{Rows: rows, c: c}, nil
 	})
+	return rows, unmark(err)
 }
 
 // QueryRow returns the row that sql selects, as pgxpool.Pool.QueryRow
@@ -113,10 +140,79 @@ var _ pgx.Row = Row{}
 // statement like Exec.
 func (r Row) Scan(dest ...any) error {
 	_, err := retry.Do(r.ctx, r.db.opts, r.db.sched, judgeNone.of(r.ctx), nil, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, r.db.acquireErr(r.db.pool.QueryRow(ctx, r.sql, r.args...).Scan(dest...))
+		c, err := r.db.acquire(ctx)
+		if err != nil {
+			return struct{}{}, err
+		}
+		defer c.Release()
+		p := probeOf(c.Conn())
+		return struct{}{}, p.mark(c.QueryRow(ctx, r.sql, r.args...).Scan(dest...))
 	})
+	return unmark(err)
+}
+
+// acquire takes a connection from the pool. Its error is marked as not
+// sent: no statement had a connection to be written to.
+func (db *DB) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+	c, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return nil, notSent(db.acquireErr(err))
+	}
+	return c, nil
+}
+
+// poolRows are the rows of Query: they return their connection to the
+// pool when closed or read to the end, as pgxpool's own rows do.
+type poolRows struct {
+	pgx.Rows
+	c *pgxpool.Conn
+}
+
+func (r *poolRows) Close() {
+	r.Rows.Close()
+	if r.c != nil {
+		r.c.Release()
+		r.c = nil
+	}
+}
+
+func (r *poolRows) Next() bool {
+	if r.Rows.Next() {
+		return true
+	}
+	r.Close()
+	return false
+}
+
+func (r *poolRows) Scan(dest ...any) error {
+	err := r.Rows.Scan(dest...)
+	if err != nil {
+		r.Close()
+	}
 	return err
 }
+
+func (r *poolRows) Values() ([]any, error) {
+	v, err := r.Rows.Values()
+	if err != nil {
+		r.Close()
+	}
+	return v, err
+}
+
+// errRows are the rows of a Query that failed, as pgxpool's are.
+type errRows struct{ err error }
+
+func (errRows) Close()                                       {}
+func (e errRows) Err() error                                 { return e.err }
+func (errRows) CommandTag() pgconn.CommandTag                { return pgconn.CommandTag{} }
+func (errRows) FieldDescriptions() []pgconn.FieldDescription { return nil }
+func (errRows) Next() bool                                   { return false }
+func (e errRows) Scan(...any) error                          { return e.err }
+func (e errRows) Values() ([]any, error)                     { return nil, e.err }
+func (errRows) RawValues() [][]byte                          { return nil }
+func (errRows) Conn() *pgx.Conn                              { return nil }
+func (errRows) TypeMap() *pgtype.Map                         { return nil }
 
 // acquireErr makes a context deadline that ended a wait for a connection
 // of a full pool a pool_timeout. pgxpool returns the context's error

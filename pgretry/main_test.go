@@ -56,14 +56,16 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
-// newPool returns a pool on s, closed when t ends. edit, if not nil,
-// changes its config first.
+// newPool returns a pool on s, closed when t ends, its connections
+// counted (pgretry.Instrument). edit, if not nil, changes its config
+// first.
 func newPool(t *testing.T, s *pgtest.Server, extra string, edit func(*pgxpool.Config)) *pgxpool.Pool {
 	t.Helper()
 	cfg, err := pgxpool.ParseConfig(s.DSN(extra))
 	if err != nil {
 		t.Fatal(err)
 	}
+	pgretry.Instrument(cfg.ConnConfig)
 	if edit != nil {
 		edit(cfg)
 	}
@@ -91,10 +93,14 @@ func (r *retries) options(o pgretry.Options) pgretry.Options {
 }
 
 // fastOptions retries at once, 3 attempts in all, so that the tests do
-// not wait for backoff.
+// not wait for backoff, and without the default budget, which every test
+// on the shared server would share.
 func fastOptions(o pgretry.Options) pgretry.Options {
 	if o.Schedule == nil {
 		o.Schedule = schedule.Times{N: 3}
+	}
+	if o.Retry.Budget == nil {
+		o.Retry.Unthrottled = true
 	}
 	return o
 }

@@ -12,12 +12,10 @@ import (
 )
 
 // DefaultSchedule is the schedule of marked statements when
-// Options.Schedule is nil: at most 3 attempts, with gRFC A6's full-jitter
-// backoff from 100 ms, doubling, at most 2 s, between them.
-var DefaultSchedule schedule.Schedule = schedule.Intersect{
-	A: schedule.FullJitter(100*time.Millisecond, 2*time.Second),
-	B: schedule.Times{N: 3},
-}
+// Options.Schedule is nil: retry.DefaultSchedule, at most 3 attempts,
+// with gRFC A6's full-jitter backoff from 100 ms, doubling, at most 2 s,
+// between them.
+var DefaultSchedule schedule.Schedule = retry.DefaultSchedule()
 
 // Options configure a DB or an SQLDB. The zero value is the default set of
 // rules: a circuit breaker with breaker.Config's defaults, DefaultSchedule
@@ -75,8 +73,16 @@ type RetryOptions struct {
 	// "attempt_timeout", "database_error", ... A successful attempt has
 	// no label.
 	Observer retry.Observer
-	// Budget, if not nil, bounds the retries (see package budget).
+	// Budget, if not nil, bounds the retries (see package budget). Nil
+	// means the default budget that every call to the same target in the
+	// process shares (budget.Shared().Get of the pool's host:port),
+	// unless Unthrottled is set. Under an SQLDB, which has no target, nil
+	// means no budget.
 	Budget budget.Budget
+	// Unthrottled turns the default budget off, so that only the
+	// schedule limits the retries. Setting both Unthrottled and Budget is
+	// an error from New and WrapSQL.
+	Unthrottled bool
 }
 
 // runner returns o as the runner's options, without a breaker.
@@ -90,6 +96,7 @@ func (o RetryOptions) runner() retry.Options {
 		OnRecovered:    o.OnRecovered,
 		Observer:       o.Observer,
 		Budget:         o.Budget,
+		Unthrottled:    o.Unthrottled,
 	}
 }
 
@@ -108,6 +115,8 @@ func (o Options) build() (core, error) {
 		return core{}, fmt.Errorf("pgretry: Options.Retry.AttemptTimeout %v is negative", o.Retry.AttemptTimeout)
 	case o.Retry.MaxPushback < 0:
 		return core{}, fmt.Errorf("pgretry: Options.Retry.MaxPushback %v is negative", o.Retry.MaxPushback)
+	case o.Retry.Unthrottled && o.Retry.Budget != nil:
+		return core{}, errors.New("pgretry: Options.Retry sets both Budget and Unthrottled")
 	}
 	c := core{sched: o.Schedule, txSched: o.TxSchedule, opts: o.Retry.runner()}
 	if c.sched == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/schedule"
 )
@@ -26,6 +27,10 @@ func TestNewErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bucket, err := budget.NewTokenBucket(budget.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		name string
 		o    pgretry.Options
@@ -36,6 +41,7 @@ func TestNewErrors(t *testing.T) {
 		{"breaker and none", pgretry.Options{Breaker: b, NoBreaker: true}, "both Breaker and NoBreaker"},
 		{"negative timeout", pgretry.Options{Retry: pgretry.RetryOptions{AttemptTimeout: -time.Second}}, "AttemptTimeout -1s is negative"},
 		{"negative pushback", pgretry.Options{Retry: pgretry.RetryOptions{MaxPushback: -time.Second}}, "MaxPushback -1s is negative"},
+		{"budget and unthrottled", pgretry.Options{Retry: pgretry.RetryOptions{Budget: bucket, Unthrottled: true}}, "both Budget and Unthrottled"},
 	} {
 		if _, err := pgretry.New(pool, tt.o); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("New with %s: %v; want an error containing %q", tt.name, err, tt.want)

@@ -11,23 +11,28 @@ import (
 )
 
 // rollbackTimeout bounds the rollback of a failed run when the caller's
-// context has ended.
+// context has no nearer deadline.
 const rollbackTimeout = 5 * time.Second
 
 var errNilFn = errors.New("pgretry: nil transaction function")
 
 // Tx runs fn in a transaction begun with opts and commits it. When the
 // transaction fails with a serialization failure (SQLSTATE 40001) or a
-// deadlock (40P01), or before anything of it was sent, Tx rolls it back
-// and runs fn again in a new transaction, on Options.TxSchedule; any
-// other error is returned after the rollback, unchanged. fn may therefore
-// run more than once: it must have no effect outside the transaction,
-// and return the errors of the statements it runs (wrapped or not).
+// deadlock (40P01), or before any byte of it was written to a connection,
+// Tx rolls it back and runs fn again in a new transaction, on
+// Options.TxSchedule; any other error is returned after the rollback,
+// unchanged. fn may therefore run more than once: it must have no effect
+// outside the transaction, return the errors of the statements it runs
+// (wrapped or not), and leave the commit and the rollback to Tx.
 //
 // Statements run through the pgx.Tx that fn receives are never retried
 // one by one; one marked with Safe fails with ErrMarkedInTx, and so does
-// Tx itself when ctx is marked. A commit whose connection broke after it
-// was sent is not rerun: whether it committed is unknown.
+// Tx itself when ctx is marked.
+//
+// A COMMIT whose answer never came back (the connection broke, or the
+// context ended, after a byte of it was written) is never rerun: Tx
+// returns an error that matches ErrCommitUnknown, since the transaction
+// may have committed. Any other error means that it did not commit.
 func (db *DB) Tx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
 	switch {
 	case fn == nil:
@@ -44,21 +49,32 @@ func (db *DB) Tx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error)
 // runTx is one run of a transaction: begin, fn, commit. It rolls back
 // whatever did not commit, fn's error or panic included.
 func (db *DB) runTx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
-	ptx, err := db.pool.BeginTx(ctx, opts)
+	c, err := db.acquire(ctx)
 	if err != nil {
-		return db.acquireErr(err)
+		return err
 	}
-	defer func() {
-		// After a commit this does nothing. A failed rollback closes the
-		// connection: nothing is left open.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
-		defer cancel()
-		ptx.Rollback(rctx)
-	}()
+	defer c.Release() // after the rollback; a broken connection is closed, not pooled
+	p := probeOf(c.Conn())
+	ptx, err := c.BeginTx(ctx, opts)
+	if err != nil {
+		return p.mark(err)
+	}
+	defer rollback(ctx, ptx)
 	if err := fn(tx{ptx}); err != nil {
 		return err
 	}
-	return ptx.Commit(ctx)
+	p = p.again()
+	return p.commitErr(ptx.Commit(ctx))
+}
+
+// rollback rolls back ptx, which does nothing after a commit. It is bound
+// by ctx, so that it never holds the caller past its deadline: when ctx
+// has ended, pgx closes the connection instead, and the server rolls
+// back a transaction whose connection closed.
+func rollback(ctx context.Context, ptx pgx.Tx) {
+	rctx, cancel := context.WithTimeout(ctx, rollbackTimeout)
+	defer cancel()
+	ptx.Rollback(rctx)
 }
 
 // tx is the pgx.Tx that a transaction function receives: it refuses

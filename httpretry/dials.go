@@ -7,13 +7,14 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
 	"sync"
 	"sync/atomic"
 )
 
 // maxDialsPerAttempt is how many connections one attempt may open through
-// an *http.Transport Base. One is the usual need; net/http opens another
+// any Base (see boundDials). One is the usual need; net/http opens another
 // when a kept-alive connection turns out to be closed, and its HTTP/2
 // client yet another when a connection it was given goes away before the
 // request was sent. A server that answers every stream with GOAWAY and
@@ -91,13 +92,29 @@ func (d *dialBound) CloseIdleConnections() {
 
 var zeroDialer net.Dialer // what net/http dials with when no hook is set
 
-// boundDials returns base with its dials bounded per attempt if it is an
-// *http.Transport, and base itself otherwise. http.DefaultTransport's copy
-// is made once and shared, so that every Transport with a nil Base shares
-// one pool of connections, as it would share http.DefaultTransport's.
+// boundDials returns base with its dials bounded per attempt. An
+// *http.Transport is used through a copy whose dial functions count
+// (newDialBound). Any other Base, such as a tracing or logging wrapper
+// around an *http.Transport that httpretry cannot reach, is wrapped in a
+// traceBound, which counts the connections net/http asks for. A nil
+// base is returned as it is. http.DefaultTransport's copy is made once
+// and shared, so that every Transport with a nil Base shares one pool of
+// connections, as it would share http.DefaultTransport's.
 func boundDials(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		return nil
+	}
 	t, ok := base.(*http.Transport)
-	if !ok || t == nil {
+	if !ok {
+		if _, ok := base.(*dialBound); ok {
+			return base
+		}
+		if _, ok := base.(*traceBound); ok {
+			return base
+		}
+		return &traceBound{base: base}
+	}
+	if t == nil {
 		return base
 	}
 	if t != http.DefaultTransport {
@@ -155,4 +172,62 @@ func newDialBound(t *http.Transport) *dialBound {
 		c.DialTLS = nil
 	}
 	return &dialBound{orig: t, t: c}
+}
+
+// traceBound is a Base that is not an *http.Transport, with each
+// attempt's connections bounded through net/http's client trace: the
+// dial functions it would count are out of reach inside base. Every time
+// an *http.Transport under base asks for a connection for the attempt
+// (httptrace.ClientTrace.GetConn, once per connection net/http gets or
+// dials, also when it retries a request by itself after a GOAWAY), the
+// attempt's count goes up; past maxDialsPerAttempt the attempt's context
+// is canceled with a *dialLimitError as its cause, which net/http
+// returns as the attempt's error. A dial net/http had already queued
+// then still completes (net/http detaches dials from the request's
+// cancellation) and goes to its idle pool: at most one connection more
+// than through an *http.Transport Base. A base that does not pass the
+// request's context on, or makes its connections without net/http, is
+// not bounded.
+type traceBound struct {
+	base http.RoundTripper
+}
+
+// RoundTrip makes one attempt through base under a context that counts
+// its connections and lives, once the response has come, until its body
+// is closed.
+func (b *traceBound) RoundTrip(r *http.Request) (*http.Response, error) {
+	a := &attemptDials{Context: r.Context()}
+	ctx, cancel := context.WithCancelCause(a)
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GetConn: func(hostPort string) {
+			if err := count(a, hostPort); err != nil {
+				cancel(err)
+			}
+		},
+	})
+	resp, err := b.base.RoundTrip(r.WithContext(ctx))
+	if err != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, ErrDialLimit) && !errors.Is(err, ErrDialLimit) {
+			err = errors.Join(err, cause)
+		}
+		cancel(nil)
+		return resp, err
+	}
+	if resp == nil || resp.Body == nil || resp.Body == http.NoBody {
+		cancel(nil)
+		if resp != nil {
+			resp.Request = r
+		}
+		return resp, nil
+	}
+	resp.Body = cancelOnClose(resp.Body, cancel)
+	resp.Request = r
+	return resp, nil
+}
+
+// CloseIdleConnections closes base's idle connections, if it can.
+func (b *traceBound) CloseIdleConnections() {
+	if c, ok := b.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }

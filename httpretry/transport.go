@@ -45,6 +45,9 @@ type Transport struct {
 	// connections, then fails with ErrDialLimit. The copy keeps its own
 	// idle connections; CloseIdleConnections closes them and Base's. All
 	// Transports with a nil Base share one copy of http.DefaultTransport.
+	// Any other Base (a wrapper around an *http.Transport) has each
+	// attempt's connections counted through net/http's client trace
+	// (httptrace GetConn), with the same limit and error.
 	Base http.RoundTripper
 
 	// Schedule says when to try again and when to stop; nil means

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/recur-go/recur/breaker"
@@ -22,7 +24,31 @@ const (
 	// DefaultTTL is how long a breaker's keys live after their last
 	// write.
 	DefaultTTL = 24 * time.Hour
+	// DefaultFlushMin and DefaultFlushMax bound how often a Store sends
+	// its breakers' batches (see Config.FlushMin).
+	DefaultFlushMin = 5 * time.Millisecond
+	DefaultFlushMax = 100 * time.Millisecond
 )
+
+// The largest values a Store takes from Redis; a larger one (or a
+// negative one, or a state no breaker has) is a bad answer.
+const (
+	// MaxOpenings is the largest opening count (SharedState.Openings).
+	MaxOpenings = 1 << 20
+	// MaxCount is the largest count of calls, failures, slow calls or
+	// failures in a row.
+	MaxCount = 1 << 40
+)
+
+// ErrBadAnswer is matched (errors.Is) by the error of an operation that
+// Redis answered with something no breaker wrote: a key of the wrong
+// type, a field that is not an integer, a value out of range (a state no
+// breaker has, a negative count, an open duration longer than the keys'
+// TTL, more openings than MaxOpenings). The error also matches
+// breaker.ErrStoreDown, so the breaker concerned judges its own counts,
+// as with Redis down, until Redis answers sensibly again; Stats counts
+// these answers and Config.Logger hears of them.
+var ErrBadAnswer = errors.New("redisbreaker: Redis holds a value no breaker wrote")
 
 // DefaultGuard is the breaker that guards Redis itself when
 // Config.Guard is the zero Config: it opens after 3 failed operations in
@@ -55,16 +81,66 @@ type Config struct {
 	// Guard configures the local breaker that guards Redis; the zero
 	// Config means DefaultGuard. It cannot itself have a Shared store.
 	Guard breaker.Config
+
+	// FlushMin and FlushMax bound how often the Store sends its breakers'
+	// batches, those of every breaker joined to it in one pipeline (one
+	// round trip, one script call per breaker with something to send):
+	// at most every FlushMin while a batch waiting carries a failure, a
+	// slow call or a probe's outcome, and otherwise once the oldest batch
+	// waiting is FlushMax old. So a fleet whose calls succeed sends its
+	// counts every FlushMax, and a failure reaches Redis within FlushMin
+	// of the previous round trip. Defaults DefaultFlushMin (5 ms) and
+	// DefaultFlushMax (100 ms); FlushMax must not be below FlushMin.
+	FlushMin, FlushMax time.Duration
+
+	// Logger, if not nil, gets a warning when Redis answers with a value
+	// no breaker wrote (see ErrBadAnswer) or a malformed message arrives
+	// on a breaker's channel: at most one record a second.
+	Logger *slog.Logger
+}
+
+// Stats are a Store's counters, for metrics.
+type Stats struct {
+	// Rounds counts the round trips that carried breakers' batches, and
+	// Batches the batches they carried (one per breaker per round).
+	Rounds, Batches uint64
+	// Failed counts operations Redis did not answer in time, or that the
+	// guard refused because it is open.
+	Failed uint64
+	// BadAnswers counts answers with a value no breaker wrote (see
+	// ErrBadAnswer): the breaker concerned judged alone.
+	BadAnswers uint64
+	// BadMessages counts messages on a breaker's channel that were not a
+	// state a breaker can take: ignored.
+	BadMessages uint64
 }
 
 // Store is a breaker.Store kept in Redis. Make one with New and give it
-// to the breakers of a fleet as breaker.Config.Shared.
+// to the breakers of a fleet as breaker.Config.Shared. One Store serves
+// every breaker of a process (a Registry's targets included): it sends
+// all their batches together, in one pipeline per round.
 type Store struct {
-	rdb     *redis.Client
-	prefix  string
-	timeout time.Duration
-	ttl     int64 // ms
-	guard   *breaker.Breaker
+	rdb      *redis.Client
+	prefix   string
+	timeout  time.Duration
+	ttl      int64 // ms
+	maxDelay int64 // µs: the longest open duration taken from Redis (the TTL)
+	guard    *breaker.Breaker
+	min, max time.Duration
+	logger   *slog.Logger
+	lastLog  atomic.Int64 // unix ns of the last warning
+
+	wake chan struct{} // a batch arrived, or a link left
+
+	mu      sync.Mutex
+	queue   []*addReq // batches waiting for the next round
+	oldest  time.Time // when the first of them arrived
+	urgent  bool      // one of them carries a failure, a slow call or a probe
+	last    time.Time // when the last round was sent
+	links   int       // links joined and not closed
+	running bool      // the round loop runs
+
+	rounds, batches, failed, badAnswers, badMessages atomic.Uint64
 }
 
 // New returns a Store over c.Client, or an error that names the bad field
@@ -79,6 +155,8 @@ func New(c Config) (*Store, error) {
 		return nil, fmt.Errorf("redisbreaker: Config.Timeout = %v is negative", c.Timeout)
 	case c.TTL < 0:
 		return nil, fmt.Errorf("redisbreaker: Config.TTL = %v is negative", c.TTL)
+	case c.FlushMin < 0 || c.FlushMax < 0:
+		return nil, fmt.Errorf("redisbreaker: Config.FlushMin = %v, FlushMax = %v: negative", c.FlushMin, c.FlushMax)
 	case c.Guard.Shared != nil:
 		return nil, errors.New("redisbreaker: Config.Guard.Shared is set: the breaker that guards Redis cannot keep its state there")
 	}
@@ -91,6 +169,15 @@ func New(c Config) (*Store, error) {
 	if c.TTL == 0 {
 		c.TTL = DefaultTTL
 	}
+	if c.FlushMin == 0 {
+		c.FlushMin = DefaultFlushMin
+	}
+	if c.FlushMax == 0 {
+		c.FlushMax = max(DefaultFlushMax, c.FlushMin)
+	}
+	if c.FlushMax < c.FlushMin {
+		return nil, fmt.Errorf("redisbreaker: Config.FlushMax = %v is below FlushMin = %v", c.FlushMax, c.FlushMin)
+	}
 	g := c.Guard
 	if g.Name == "" && g.OpenFor == nil && g.ConsecutiveFailures == 0 && g.FailureRate == 0 && g.TripWhen == nil {
 		g.ConsecutiveFailures, g.OpenFor = DefaultGuard.ConsecutiveFailures, DefaultGuard.OpenFor
@@ -102,11 +189,19 @@ func New(c Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("redisbreaker: Config.Guard: %w", err)
 	}
-	return &Store{rdb: c.Client, prefix: c.Prefix, timeout: c.Timeout, ttl: max(c.TTL.Milliseconds(), 1), guard: guard}, nil
+	return &Store{rdb: c.Client, prefix: c.Prefix, timeout: c.Timeout, ttl: max(c.TTL.Milliseconds(), 1),
+		maxDelay: max(c.TTL.Microseconds(), 1), guard: guard, min: c.FlushMin, max: c.FlushMax, logger: c.Logger,
+		wake: make(chan struct{}, 1)}, nil
 }
 
 // Guard returns the breaker that guards Redis, for its Stats and State.
 func (s *Store) Guard() *breaker.Breaker { return s.guard }
+
+// Stats returns the Store's counters.
+func (s *Store) Stats() Stats {
+	return Stats{Rounds: s.rounds.Load(), Batches: s.batches.Load(), Failed: s.failed.Load(),
+		BadAnswers: s.badAnswers.Load(), BadMessages: s.badMessages.Load()}
+}
 
 // Keys returns the keys and the channel a breaker named name uses: its
 // state, window and probes hashes and its pub/sub channel. The name is in
@@ -121,8 +216,15 @@ func (s *Store) Keys(name string) (state, window, probes, channel string) {
 // returns the breaker's link. It does not wait for Redis: if Redis is
 // unreachable the subscription connects when it can.
 func (s *Store) Join(name string, window time.Duration, apply func(breaker.SharedState)) (breaker.Link, error) {
-	l := &link{s: s, width: max(window/10, time.Millisecond).Microseconds(), done: make(chan struct{})}
+	l := &link{s: s, name: name, width: max(window/10, time.Millisecond).Microseconds(), done: make(chan struct{})}
 	l.keys[0], l.keys[1], l.keys[2], l.channel = s.Keys(name)
+	s.mu.Lock()
+	s.links++
+	if !s.running {
+		s.running = true
+		go s.loop()
+	}
+	s.mu.Unlock()
 	// The subscription is made on the link's goroutine, so that Join
 	// never waits for a dial; a failed one is made again when the
 	// channel reconnects, which remembers its channels.
@@ -135,84 +237,302 @@ func (s *Store) Join(name string, window time.Duration, apply func(breaker.Share
 		_ = l.ps.Subscribe(ctx, l.channel)
 		cancel()
 		for m := range ch {
-			if st, err := parseState(m.Payload); err == nil {
-				apply(st)
+			st, err := s.parseState(m.Payload)
+			if err != nil {
+				s.badMessages.Add(1)
+				s.warn("redisbreaker: a message on a breaker's channel is no state a breaker can take; ignored",
+					slog.String("breaker", name), slog.String("channel", l.channel), slog.Any("err", err))
+				continue
 			}
+			apply(st)
 		}
 	}()
 	return l, nil
 }
 
+// warn logs msg at Warn, at most once a second.
+func (s *Store) warn(msg string, attrs ...slog.Attr) {
+	if s.logger == nil {
+		return
+	}
+	now := time.Now().UnixNano()
+	last := s.lastLog.Load()
+	if now-last < int64(time.Second) || !s.lastLog.CompareAndSwap(last, now) {
+		return
+	}
+	s.logger.LogAttrs(context.Background(), slog.LevelWarn, msg, attrs...)
+}
+
 // link is one breaker's Link to the Store.
 type link struct {
 	s       *Store
+	name    string
 	keys    [3]string // state, window, probes
 	channel string
 	width   int64 // the window's bucket width, µs
 	ps      *redis.PubSub
 	done    chan struct{}
 	once    sync.Once
+	// probing is set by a granted Claim and cleared by an answer that is
+	// not half-open: an Add meanwhile is a probe's outcome, sent from
+	// Record on the caller's goroutine, so it goes at once.
+	probing atomic.Bool
 }
 
-// run runs script through the guard, within the timeout.
-func (l *link) run(script *redis.Script, keys []string, args ...any) ([]int64, error) {
+// bad returns the error of an answer no breaker wrote, counted and
+// logged.
+func (l *link) bad(op string, detail error) error {
+	l.s.badAnswers.Add(1)
+	l.s.warn("redisbreaker: Redis holds a value no breaker wrote; the breaker judges alone",
+		slog.String("breaker", l.name), slog.String("op", op), slog.Any("err", detail))
+	return fmt.Errorf("%w: %w: %s: %w", breaker.ErrStoreDown, ErrBadAnswer, op, detail)
+}
+
+// failure records a Redis operation that got no answer (err) with the
+// guard's permit p, and returns the error to give: ErrStoreDown if that
+// failure opened the guard.
+func (s *Store) failure(p *breaker.Permit, err error) error {
+	s.failed.Add(1)
+	s.guard.Record(p, verdict.Failure)
+	if s.guard.State() != breaker.Closed {
+		return fmt.Errorf("%w: %w", breaker.ErrStoreDown, err)
+	}
+	return fmt.Errorf("redisbreaker: %w", err)
+}
+
+// replied reports whether err is Redis's error reply (a script's error
+// included), rather than no answer.
+func replied(err error) bool {
+	_, ok := errors.AsType[redis.Error](err)
+	return ok
+}
+
+// run runs script through the guard, within the timeout. An error reply
+// (a key of the wrong type, a BADVALUE from the script) is a bad answer:
+// Redis answered, so the guard counts a success, but the breaker
+// concerned is told the store is down, and judges alone.
+func (l *link) run(op string, script *redis.Script, keys []string, args ...any) ([]int64, error) {
 	p, err := l.s.guard.Allow()
 	if err != nil {
+		l.s.failed.Add(1)
 		return nil, fmt.Errorf("%w: %w", breaker.ErrStoreDown, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), l.s.timeout)
 	defer cancel()
 	v, err := script.Run(ctx, l.s.rdb, keys, args...).Int64Slice()
-	if err == nil {
+	switch {
+	case err == nil:
 		l.s.guard.Record(&p, verdict.Success)
 		return v, nil
+	case replied(err):
+		l.s.guard.Record(&p, verdict.Success)
+		return nil, l.bad(op, err)
 	}
-	if _, replied := errors.AsType[redis.Error](err); replied {
-		l.s.guard.Record(&p, verdict.Success) // Redis answered: a script error is a bug, not an outage
-		return nil, fmt.Errorf("redisbreaker: %w", err)
-	}
-	l.s.guard.Record(&p, verdict.Failure)
-	if l.s.guard.State() != breaker.Closed {
-		return nil, fmt.Errorf("%w: %w", breaker.ErrStoreDown, err) // that failure opened the guard
-	}
-	return nil, fmt.Errorf("redisbreaker: %w", err)
+	return nil, l.s.failure(&p, err)
 }
 
 func (l *link) Publish(gen uint64, next breaker.SharedState) (breaker.SharedState, bool, error) {
-	v, err := l.run(publishScript, l.keys[:], gen, int(next.State), next.Openings,
+	v, err := l.run("publish", publishScript, l.keys[:], gen, int(next.State), next.Openings,
 		next.Remaining.Microseconds(), next.Delay.Microseconds(), l.channel, l.s.ttl)
 	if err != nil {
 		return breaker.SharedState{}, false, err
 	}
-	if len(v) != 6 {
-		return breaker.SharedState{}, false, fmt.Errorf("redisbreaker: publish returned %d values", len(v))
+	if len(v) != 6 || v[0] < 0 || v[0] > 1 {
+		return breaker.SharedState{}, false, l.bad("publish", fmt.Errorf("answer %v", v))
 	}
-	return stateOf(v[1:]), v[0] == 1, nil
+	st, err := l.s.state(v[1:])
+	if err != nil {
+		return breaker.SharedState{}, false, l.bad("publish", err)
+	}
+	if st.State != breaker.HalfOpen {
+		l.probing.Store(false)
+	}
+	return st, v[0] == 1, nil
 }
 
 func (l *link) Claim(gen uint64, n int) (bool, error) {
-	v, err := l.run(claimScript, []string{l.keys[0], l.keys[2]}, gen, n, l.s.ttl)
+	v, err := l.run("claim", claimScript, []string{l.keys[0], l.keys[2]}, gen, n, l.s.ttl)
 	if err != nil {
 		return false, err
 	}
-	return len(v) == 1 && v[0] == 1, nil
+	if len(v) != 1 || v[0] < 0 || v[0] > 1 {
+		return false, l.bad("claim", fmt.Errorf("answer %v", v))
+	}
+	if v[0] == 1 {
+		l.probing.Store(true)
+	}
+	return v[0] == 1, nil
 }
 
 func (l *link) Release(gen uint64) error {
-	_, err := l.run(releaseScript, []string{l.keys[0], l.keys[2]}, gen)
+	_, err := l.run("release", releaseScript, []string{l.keys[0], l.keys[2]}, gen)
 	return err
 }
 
+// addReq is one Add waiting for its round.
+type addReq struct {
+	l    *link
+	gen  uint64
+	b    breaker.Batch
+	done chan addResult // buffered: the round never waits for the caller
+}
+
+type addResult struct {
+	st  breaker.SharedState
+	c   breaker.Counts
+	err error
+}
+
+// Add implements breaker.Link: the batch waits for the Store's next round,
+// which sends it with every other breaker's (see Config.FlushMin).
 func (l *link) Add(gen uint64, b breaker.Batch) (breaker.SharedState, breaker.Counts, error) {
-	v, err := l.run(addScript, l.keys[:], gen, l.width, b.Calls, b.Failures, b.Slow, b.Streak, l.s.ttl)
+	r := &addReq{l: l, gen: gen, b: b, done: make(chan addResult, 1)}
+	s := l.s
+	s.mu.Lock()
+	if len(s.queue) == 0 {
+		s.oldest = time.Now()
+	}
+	s.queue = append(s.queue, r)
+	if b.Failures > 0 || b.Slow > 0 || l.probing.Load() {
+		s.urgent = true
+	}
+	s.mu.Unlock()
+	s.poke()
+	res := <-r.done
+	return res.st, res.c, res.err
+}
+
+func (s *Store) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// loop sends the rounds, while a link is joined or a batch waits.
+func (s *Store) loop() {
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		n := len(s.queue)
+		if n == 0 && s.links == 0 {
+			s.running = false
+			s.mu.Unlock()
+			return
+		}
+		var wait time.Duration
+		switch {
+		case n == 0:
+			wait = -1
+		case s.urgent:
+			wait = s.min - time.Since(s.last)
+		default:
+			wait = s.max - time.Since(s.oldest)
+		}
+		if n > 0 && wait <= 0 {
+			items := s.queue
+			s.queue, s.urgent = nil, false
+			s.mu.Unlock()
+			s.round(items)
+			s.mu.Lock()
+			s.last = time.Now()
+			s.mu.Unlock()
+			continue
+		}
+		s.mu.Unlock()
+		if wait < 0 {
+			<-s.wake
+			continue
+		}
+		t.Reset(wait)
+		select {
+		case <-s.wake:
+			t.Stop()
+		case <-t.C:
+		}
+	}
+}
+
+// round sends items, the batches of any number of breakers, in one
+// pipeline within the timeout, and answers each.
+func (s *Store) round(items []*addReq) {
+	s.rounds.Add(1)
+	s.batches.Add(uint64(len(items)))
+	all := func(err error) {
+		for _, it := range items {
+			it.done <- addResult{err: err}
+		}
+	}
+	p, err := s.guard.Allow()
 	if err != nil {
-		return breaker.SharedState{}, breaker.Counts{}, err
+		s.failed.Add(1)
+		all(fmt.Errorf("%w: %w", breaker.ErrStoreDown, err))
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	cmds := s.send(ctx, items)
+	if cmds != nil && noScript(cmds) {
+		if err := addScript.Load(ctx, s.rdb).Err(); err == nil {
+			cmds = s.send(ctx, items)
+		}
+	}
+	for _, c := range cmds {
+		if err := c.Err(); err != nil && !replied(err) {
+			all(s.failure(&p, err))
+			return
+		}
+	}
+	s.guard.Record(&p, verdict.Success)
+	for i, it := range items {
+		st, c, err := it.l.answer(cmds[i])
+		it.done <- addResult{st, c, err}
+	}
+}
+
+// send pipelines one EVALSHA of addScript per item.
+func (s *Store) send(ctx context.Context, items []*addReq) []*redis.Cmd {
+	pipe := s.rdb.Pipeline()
+	cmds := make([]*redis.Cmd, len(items))
+	for i, it := range items {
+		l := it.l
+		cmds[i] = addScript.EvalSha(ctx, pipe, l.keys[:], it.gen, l.width, it.b.Calls, it.b.Failures, it.b.Slow, it.b.Streak, s.ttl)
+	}
+	_, _ = pipe.Exec(ctx) // each command carries its own error
+	return cmds
+}
+
+func noScript(cmds []*redis.Cmd) bool {
+	for _, c := range cmds {
+		if err := c.Err(); err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") {
+			return true
+		}
+	}
+	return false
+}
+
+// answer decodes and checks the answer to one Add.
+func (l *link) answer(c *redis.Cmd) (breaker.SharedState, breaker.Counts, error) {
+	v, err := c.Int64Slice()
+	if err != nil {
+		return breaker.SharedState{}, breaker.Counts{}, l.bad("add", err)
 	}
 	if len(v) != 9 {
-		return breaker.SharedState{}, breaker.Counts{}, fmt.Errorf("redisbreaker: add returned %d values", len(v))
+		return breaker.SharedState{}, breaker.Counts{}, l.bad("add", fmt.Errorf("answer of %d values", len(v)))
 	}
-	c := breaker.Counts{Calls: int(v[5]), Failures: int(v[6]), Slow: int(v[7]), ConsecutiveFailures: int(v[8])}
-	return stateOf(v[:5]), c, nil
+	st, err := l.s.state(v[:5])
+	if err != nil {
+		return breaker.SharedState{}, breaker.Counts{}, l.bad("add", err)
+	}
+	calls, fails, slow, streak := v[5], v[6], v[7], v[8]
+	if calls < 0 || calls > MaxCount || fails < 0 || fails > calls || slow < 0 || slow > calls || streak < 0 || streak > MaxCount {
+		return breaker.SharedState{}, breaker.Counts{}, l.bad("add", fmt.Errorf("counts %v out of range", v[5:]))
+	}
+	if st.State != breaker.HalfOpen {
+		l.probing.Store(false)
+	}
+	return st, breaker.Counts{Calls: int(calls), Failures: int(fails), Slow: int(slow), ConsecutiveFailures: int(streak)}, nil
 }
 
 func (l *link) Close() error {
@@ -220,35 +540,58 @@ func (l *link) Close() error {
 	l.once.Do(func() {
 		err = l.ps.Close()
 		<-l.done
+		l.s.mu.Lock()
+		l.s.links--
+		l.s.mu.Unlock()
+		l.s.poke()
 	})
 	return err
 }
 
-// stateOf decodes {gen, state, k, remaining µs, delay µs}.
-func stateOf(v []int64) breaker.SharedState {
-	return breaker.SharedState{
-		Gen:       uint64(v[0]),
-		State:     breaker.State(v[1]),
-		Openings:  int(v[2]),
-		Remaining: time.Duration(v[3]) * time.Microsecond,
-		Delay:     time.Duration(v[4]) * time.Microsecond,
+// state decodes and checks {gen, state, k, remaining µs, delay µs}: a
+// known state, no negative number, at most MaxOpenings openings, an open
+// duration within the keys' TTL and a remaining time within it (1 ms of
+// rounding allowed).
+func (s *Store) state(v []int64) (breaker.SharedState, error) {
+	gen, st, k, rem, delay := v[0], v[1], v[2], v[3], v[4]
+	switch {
+	case gen < 0:
+		return breaker.SharedState{}, fmt.Errorf("generation %d", gen)
+	case st < 0 || st > int64(breaker.MetricsOnly):
+		return breaker.SharedState{}, fmt.Errorf("state %d", st)
+	case k < 0 || k > MaxOpenings:
+		return breaker.SharedState{}, fmt.Errorf("opening count %d", k)
+	case delay < 0 || delay > s.maxDelay:
+		return breaker.SharedState{}, fmt.Errorf("open duration %dµs", delay)
+	case rem < 0 || rem > delay+1000:
+		return breaker.SharedState{}, fmt.Errorf("remaining %dµs of an open duration of %dµs", rem, delay)
 	}
+	return breaker.SharedState{
+		Gen:       uint64(gen),
+		State:     breaker.State(st),
+		Openings:  int(k),
+		Remaining: time.Duration(rem) * time.Microsecond,
+		Delay:     time.Duration(delay) * time.Microsecond,
+	}, nil
 }
 
 // parseState decodes a message of the channel: "gen state k remaining
-// delay", the times in µs.
-func parseState(msg string) (breaker.SharedState, error) {
+// delay", the times in µs, and checks it as state does.
+func (s *Store) parseState(msg string) (breaker.SharedState, error) {
+	if len(msg) > 128 {
+		return breaker.SharedState{}, fmt.Errorf("a message of %d bytes", len(msg))
+	}
 	f := strings.Fields(msg)
 	if len(f) != 5 {
-		return breaker.SharedState{}, fmt.Errorf("redisbreaker: bad message %q", msg)
+		return breaker.SharedState{}, fmt.Errorf("bad message %q", msg)
 	}
 	var v [5]int64
-	for i, s := range f {
-		n, err := strconv.ParseInt(s, 10, 64)
+	for i, w := range f {
+		n, err := strconv.ParseInt(w, 10, 64)
 		if err != nil {
-			return breaker.SharedState{}, fmt.Errorf("redisbreaker: bad message %q", msg)
+			return breaker.SharedState{}, fmt.Errorf("bad message %q", msg)
 		}
 		v[i] = n
 	}
-	return stateOf(v[:]), nil
+	return s.state(v[:])
 }

@@ -3,9 +3,9 @@
 // directory, listening on a free port of 127.0.0.1. Nothing outside the
 // directory is touched; Close stops the server and removes it.
 //
-// Stop closes the listener and every connection, as a crash or a pulled
-// cable would to the clients; Restart listens again on the same port,
-// over the same data.
+// Stop closes the listener and every connection, as a crash would to the
+// clients (it takes 3 s: FerretDB lets open connections drain that long);
+// Restart listens again on the same port, over the same data.
 //
 // When the server does not start, Start (and Unavailable) skips the test
 // with the reason — or fails it when the environment variable CI is
@@ -143,9 +143,10 @@ func (s *Server) URI(options string) string {
 	return u
 }
 
-// Stop closes the listener and every client connection, and returns once
-// the server is down: new connections are refused. Stopping a stopped
-// server does nothing.
+// Stop closes the listener at once and every client connection after
+// FerretDB's drain of 3 s (its connections outlive the listener by that
+// much), and returns once all are closed: from then on, connections are
+// refused and none is open. Stopping a stopped server does nothing.
 func (s *Server) Stop() {
 	s.mu.Lock()
 	cancel, done := s.cancel, s.done

@@ -7,9 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test
+.PHONY: prom-test otel-test mongo-test
 
-test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test
+test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test
 
 vet:
 	$(GO) vet ./...
@@ -51,6 +51,7 @@ lint: vet tidy
 	cd otelrecur && $(STATICCHECK) ./...
 	cd playground/browsertest && $(STATICCHECK) ./...
 	cd promrecur && $(STATICCHECK) ./...
+	cd mongorecur && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -81,6 +82,13 @@ grpc-test:
 # CI=true.
 pg-test:
 	cd pgretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# mongorecur/ is a module of its own (the MongoDB driver stays out of the
+# main go.mod); its tests run FerretDB, a MongoDB wire server, embedded in
+# the test process over SQLite in a temporary directory, so nothing is
+# installed. With CI=true a server that cannot start fails the tests.
+mongo-test:
+	cd mongorecur && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # redisretry/ and natsretry/ are modules of their own (go-redis, nats.go
 # and the embedded nats-server stay out of the main go.mod). redisretry's

@@ -60,11 +60,11 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		if c := (st - nd.start) / every; c > nd.stA {
 			nd.stA = c
 		}
-		next := sat.Add(nd.start, sat.Mul(nd.stA+1, every))
-		if next < now {
-			return 0, true
+		next := sat.Mul(nd.stA+1, every) // from the node's start
+		if elapsed := now - nd.start; next > elapsed {
+			return next - elapsed, true
 		}
-		return next - now, true
+		return 0, true
 	case schedule.Exponential:
 		if nd.k == 1 {
 			nd.stA = min(int64(s.Base), int64(s.Cap))
@@ -101,7 +101,7 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		return min(d, int64(s.Max)), ok
 	case schedule.UpTo:
 		d, ok := r.step(nd.a, st, now)
-		if !ok || sat.Add(now, d) > sat.Add(nd.start, int64(s.Budget)) {
+		if !ok || sat.Add(now-nd.start, d) > int64(s.Budget) {
 			return 0, false
 		}
 		return d, true

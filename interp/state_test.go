@@ -332,3 +332,27 @@ func TestPropSteppedStateRoundTrips(t *testing.T) {
 		}
 	})
 }
+
+// A Spaced slot and an UpTo budget near the largest Duration are measured
+// from the node's start, so that no sum of a start and a period saturates
+// into a wait that is too short or a budget that never ends: after
+// Times(2), UpTo(Spaced(max), max-1ns) stops at once, as schedule.Bounds
+// says, when the attempts take 1ms (it ran 300 attempts at a saturated
+// time, found by cmd/schedcheck's TestPropAgreeWithBounds).
+func TestSaturatedSlotAndBudget(t *testing.T) {
+	s := schedule.AndThen{First: schedule.Times{N: 2}, Then: schedule.UpTo{Inner: schedule.Spaced{Every: schedule.MaxDuration}, Budget: schedule.MaxDuration - 1}}
+	r := interp.Start(s, 0)
+	var start, now time.Duration
+	attempts := 1
+	for ; attempts < 10; attempts++ {
+		now = start + time.Millisecond
+		d, ok := r.Next(start, now)
+		if !ok {
+			break
+		}
+		start = min(now+d, schedule.MaxDuration)
+	}
+	if want := schedule.Bounds(s).MaxAttempts; attempts != want {
+		t.Errorf("%v with 1ms attempts: %d attempts; want %d, as Bounds says", s, attempts, want)
+	}
+}

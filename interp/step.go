@@ -68,17 +68,25 @@ func stepSpaced(r *Run, i int, st, now int64) (int64, bool) { // p: Every
 	nd := &r.nodes[i]
 	nd.enter(st)
 	every := nd.p
+	if st < nd.start {
+		// Times went back, or a saved state claims a start later than the
+		// caller's clock: the grid is anchored at the earliest start seen,
+		// so that the next slot comes within one period.
+		nd.start = st
+	}
 	if c := (st - nd.start) / every; c > nd.a {
 		nd.a = c // a late attempt claims the slot it started in
 	}
 	// The next slot is at most one period after this attempt's start, as
 	// it is whenever times go forward: a saved state that claims a later
-	// start or slot cannot stretch the wait.
-	next := min(sat.Add(nd.start, sat.Mul(nd.a+1, every)), sat.Add(st, every))
-	if next < now {
-		return 0, true // overran its slot: go at once, skip the missed ones
+	// slot cannot stretch the wait. Times are measured from the
+	// node's start, so that only a slot beyond the largest Duration
+	// saturates, never a sum of a start and a slot that both fit.
+	next := min(sat.Mul(nd.a+1, every), sat.Add(st-nd.start, every))
+	if elapsed := now - nd.start; next > elapsed {
+		return next - max(elapsed, 0), true
 	}
-	return next - now, true
+	return 0, true // overran its slot: go at once, skip the missed ones
 }
 
 func stepExponential(r *Run, i int, st, now int64) (int64, bool) { // p: Base, q: Cap, key: FactorPct
@@ -147,7 +155,7 @@ func stepUpTo(r *Run, i int, st, now int64) (int64, bool) { // p: Budget
 		nd.start = st
 	}
 	d, ok := r.step(i+1, st, now)
-	if !ok || sat.Add(now, d) > sat.Add(nd.start, nd.p) {
+	if !ok || sat.Add(now-nd.start, d) > nd.p { // measured from the start: no sum saturates
 		return 0, false
 	}
 	return d, true

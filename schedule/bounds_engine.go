@@ -176,10 +176,11 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 			return false, 0, 0
 		}
 		nd.last = hi
+		budget, elapsed := int64(s.Budget), e.t-nd.start // from the node's start, as in interp
 		switch {
-		case sat.Add(e.t, hi) <= limit:
+		case sat.Add(elapsed, hi) <= budget:
 			return true, lo, hi
-		case sat.Add(e.t, lo) > limit:
+		case sat.Add(elapsed, lo) > budget:
 			return false, 0, 0
 		}
 		e.abort = true // whether it stops depends on the draws
@@ -357,11 +358,11 @@ func spacedDelay(nd *enode, every, t int64) int64 {
 	if c := (t - nd.start) / every; c > nd.a {
 		nd.a = c // a late attempt claims the slot it started in
 	}
-	next := sat.Add(nd.start, sat.Mul(nd.a+1, every))
-	if next < t {
-		return 0
+	next := sat.Mul(nd.a+1, every) // from the node's start: only a slot past the largest Duration saturates
+	if elapsed := t - nd.start; next > elapsed {
+		return next - elapsed
 	}
-	return next - t
+	return 0
 }
 
 // decorrelated returns the range of Decorrelated's next delay after one in

@@ -294,7 +294,7 @@ func deadUpTo(in *input, report reportFunc) {
 func noDelay(in *input, report reportFunc) {
 	b := in.limits
 	if b.MaxAttempts > 1 && b.TotalBounded() && b.MaxTotal == 0 {
-		report(in.s, "every retry goes at once: a failing dependency gets the whole burst; back off between attempts", whole(func(s schedule.Schedule) schedule.Schedule {
+		report(in.s, "no delay between attempts: every retry goes at once, so a dependency that is failing (often because it is overloaded) gets each call's whole burst the moment it is weakest, and clients that failed together retry together; back off with jitter between attempts, as recur's default policy does (fulljitter(100ms, 2s) & times(3))", whole(func(s schedule.Schedule) schedule.Schedule {
 			return schedule.Intersect{A: schedule.FullJitter(fixBase, fixCap), B: s}
 		}))
 	}

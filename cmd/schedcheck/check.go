@@ -14,17 +14,19 @@ Check parses and validates each policy: the arguments, each file given with
 -f (one policy per file; comments and newlines are allowed), or, with --key,
 every string at that dotted key path in each -f file read as JSON, YAML or
 TOML (by extension; .json and .yaml read alike). A "*" in the path matches
-any key; lists along the way are searched element by element. A value at
-the path that is not a string (a number, a mapping, a table) is an error at
-its line and column. A file given without --key that looks like a config
-file gets a hint to pass --key.
+any key; lists along the way are searched element by element, and YAML
+merge keys (<<: *anchor) are followed. A value at the path that is not a
+string (a number, a mapping, a table) is an error at its line and column. A
+file given without --key that looks like a config file gets a hint to pass
+--key.
 
-Input is read up to 1 MiB per file. In config files, lists and tables may
-nest 100 deep (JSON, TOML) and YAML aliases may not refer to themselves or
-stand for more than 100,000 nodes.
+Input is read up to 1 MiB per file. A named pipe that nothing writes to is
+an error at once, and one that sends nothing for 5s is given up. In config
+files, lists and tables may nest 100 deep (JSON, TOML) and YAML aliases may
+not refer to themselves or stand for more than 100,000 nodes.
 
 Errors are printed as FILE:LINE:COL: message, with the source line and a
-caret. Exit status: 0 when every policy is valid, 1 when one is not, 2 for a
+caret; an error in a config file names no text of the file but the policy's. Exit status: 0 when every policy is valid, 1 when one is not, 2 for a
 usage error.
 
 Examples:

@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/recur-go/recur/internal/yamlguard"
 	"go.yaml.in/yaml/v3"
@@ -56,13 +58,43 @@ func configPolicies(name string, data []byte, key string) (configResult, error) 
 	// YAML, and JSON, which YAML reads too.
 	root, err := yamlguard.Decode(data)
 	if err != nil {
-		return configResult{}, fmt.Errorf("%s: %v", name, err)
+		return configResult{}, fmt.Errorf("%s: %s", name, redact(err.Error()))
 	}
 	w := yamlWalker{name: name, file: newFileText(data)}
 	if root != nil {
 		w.walk(root, path)
 	}
 	return w.res, nil
+}
+
+// quoted matches what a decoder's error quotes from the file: text in
+// quotes or backquotes, and the name of an alias or anchor.
+var quoted = regexp.MustCompile("'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|[*&][^\\s,\\[\\]{}]+")
+
+// maxErrorLen is the most bytes of a decoder's message check prints.
+const maxErrorLen = 200
+
+// redact returns a YAML or TOML decoder's error message without what it
+// quotes from the file, so that an error about a config file (which may
+// hold passwords beside the policies) shows where and what is wrong, not
+// the file's text: each quoted part becomes "…" (but for a quoted
+// punctuation mark, which is what the decoder expected), and a message
+// longer than maxErrorLen is cut.
+func redact(msg string) string {
+	msg = quoted.ReplaceAllStringFunc(msg, func(q string) string {
+		if len(q) == 3 && q[0] != '*' && q[0] != '&' && strings.ContainsRune(",:[]{}-?#", rune(q[1])) {
+			return q // the decoder's own punctuation: "expected ',' or ']'"
+		}
+		return "…"
+	})
+	if len(msg) > maxErrorLen {
+		cut := maxErrorLen
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "…"
+	}
+	return msg
 }
 
 // keyPath is a key path built as the walk goes down, joined only for a
@@ -118,14 +150,71 @@ func (w *yamlWalker) walk(n *yaml.Node, path []string) {
 		}
 		w.res.bad = append(w.res.bad, misfit{w.name, n.Line, n.Column, w.at.String(), yamlKind(n)})
 	case n.Kind == yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i].Value; path[0] == "*" || k == path[0] {
+		for _, kv := range mergedPairs(n) {
+			if k := kv[0].Value; path[0] == "*" || k == path[0] {
 				w.at = append(w.at, k)
-				w.walk(n.Content[i+1], path[1:])
+				w.walk(kv[1], path[1:])
 				w.at = w.at[:len(w.at)-1]
 			}
 		}
 	}
+}
+
+// mergedPairs returns the key and value nodes of the mapping n with its
+// merge keys (<<: *anchor, or <<: [*a, *b]) applied, as YAML 1.1 defines
+// them and yaml.v3 decodes them: the mapping's own keys first, in order,
+// then each merged mapping's keys that no key before has, in order, a
+// mapping earlier in a merge list before a later one. A merged mapping's
+// own merge keys are applied first. A merge key whose value is not a
+// mapping or a list of mappings merges nothing here (yaml.v3 refuses it
+// when decoding into a Go value). yamlguard.Decode has ruled out cycles
+// and bounded what aliases stand for, so this ends.
+func mergedPairs(n *yaml.Node) [][2]*yaml.Node {
+	var own, merges [][2]*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			merges = append(merges, [2]*yaml.Node{k, v})
+			continue
+		}
+		own = append(own, [2]*yaml.Node{k, v})
+	}
+	if len(merges) == 0 {
+		return own
+	}
+	seen := make(map[string]bool, len(own))
+	for _, kv := range own {
+		seen[kv[0].Value] = true
+	}
+	out := own
+	add := func(m *yaml.Node) {
+		for m.Kind == yaml.AliasNode {
+			m = m.Alias
+		}
+		if m.Kind != yaml.MappingNode {
+			return
+		}
+		for _, kv := range mergedPairs(m) {
+			if !seen[kv[0].Value] {
+				seen[kv[0].Value] = true
+				out = append(out, kv)
+			}
+		}
+	}
+	for _, kv := range merges {
+		v := kv[1]
+		for v.Kind == yaml.AliasNode {
+			v = v.Alias
+		}
+		if v.Kind == yaml.SequenceNode {
+			for _, e := range v.Content {
+				add(e)
+			}
+			continue
+		}
+		add(v)
+	}
+	return out
 }
 
 // yamlKind says what a YAML node that is not a string is.

@@ -40,9 +40,9 @@ func tomlPolicies(name string, data []byte, path []string) (configResult, error)
 		var pe *unstable.ParserError
 		if errors.As(err, &pe) && len(pe.Highlight) > 0 {
 			line, col := w.position(p.Range(pe.Highlight).Offset)
-			return configResult{}, fmt.Errorf("%s:%d:%d: %v", name, line, col, err)
+			return configResult{}, fmt.Errorf("%s:%d:%d: %s", name, line, col, redact(err.Error()))
 		}
-		return configResult{}, fmt.Errorf("%s: %v", name, err)
+		return configResult{}, fmt.Errorf("%s: %s", name, redact(err.Error()))
 	}
 	return w.res, nil
 }
@@ -113,7 +113,9 @@ func (w *tomlWalker) define(k *unstable.Node, at keyPath) error {
 	s := strings.Join(at, "\x01")
 	if w.seen[s] {
 		line, col := w.position(k.Raw.Offset)
-		return fmt.Errorf("%s:%d:%d: %s is defined twice", w.name, line, col, at)
+		// The key is not named: it may be anywhere in the file, not on
+		// the key path, and its name is the file's text.
+		return fmt.Errorf("%s:%d:%d: a key or table defined twice", w.name, line, col)
 	}
 	w.seen[s] = true
 	return nil

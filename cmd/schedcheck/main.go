@@ -126,16 +126,18 @@ func (c *cli) usage(w io.Writer) {
 // maxInput bytes. It reads through a limited reader, so /dev/zero or an
 // endless pipe costs maxInput bytes, not all of memory.
 func (c *cli) readFile(name string) ([]byte, error) {
-	r := c.stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
+	var b []byte
+	var err error
+	if name == "-" {
+		b, err = io.ReadAll(io.LimitReader(c.stdin, maxInput+1))
+	} else {
+		f, regular, oerr := openInput(name) // never blocks on a named pipe
+		if oerr != nil {
+			return nil, oerr
 		}
 		defer f.Close()
-		r = f
+		b, err = readInput(name, f, regular, maxInput)
 	}
-	b, err := io.ReadAll(io.LimitReader(r, maxInput+1))
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,7 @@ func TestCrashShutdown(t *testing.T) {
 	db2, err := pgretry.New(pool, pgretry.Options{
 		Breaker:  b2,
 		Schedule: schedule.Intersect{A: schedule.Spaced{Every: 20 * time.Millisecond}, B: schedule.Times{N: 1500}},
-		Retry: pgretry.RetryOptions{OnRetry: func(_ int, err error, _ time.Duration, _ string) {
+		Retry: pgretry.RetryOptions{Unthrottled: true, OnRetry: func(_ int, err error, _ time.Duration, _ string) {
 			mu.Lock()
 			defer mu.Unlock()
 			failed = append(failed, err)

@@ -95,12 +95,14 @@ func (db *DB) Exec(ctx context.Context, sql string, args ...any) (pgconn.Command
 	return tag, unmark(err)
 }
 
-// Query runs sql as pgxpool.Pool.Query does, retried like Exec. Only the
-// errors Query itself returns are retried: once the caller reads the
-// rows, their errors are the caller's. Options.Retry.AttemptTimeout does
-// not apply, since the rows outlive the attempt; bound the query with
-// ctx's deadline. Closing the rows, or reading them to the end, returns
-// the connection to the pool.
+// Query runs sql as pgxpool.Pool.Query does, retried like Exec. It reads
+// the first row before it returns, as pgx's database/sql driver does, so
+// that the statement's own failure (a broken connection, an error from
+// the server) comes back from Query and is retried like Exec's; once the
+// caller reads further, the rows' errors are the caller's.
+// Options.Retry.AttemptTimeout does not apply, since the rows outlive the
+// attempt; bound the query with ctx's deadline. Closing the rows, or
+// reading them to the end, returns the connection to the pool.
 func (db *DB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
 	rows, err := retry.Do(ctx, db.queryOpts, db.sched, judgeRows.of(ctx), nil, func(ctx context.Context) (pgx.Rows, error) {
 		c, err := db.acquire(ctx)
@@ -109,11 +111,18 @@ func (db *DB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, err
 		}
 		p := probeOf(c.Conn())
 		rows, err := c.Query(ctx, sql, args...)
+		if err == nil && !rows.Next() {
+			err = rows.Err() // the statement failed, or selected no row
+			if err == nil {
+				return &poolRows{Rows: rows, c: c, peeked: true}, nil
+			}
+		}
 		if err != nil {
+			rows.Close()
 			c.Release()
 			return errRows{err}, p.mark(err)
 		}
-		return &poolRows{Rows: rows, c: c}, nil
+		return &poolRows{Rows: rows, c: c, peeked: true, more: true}, nil
 	})
 	return rows, unmark(err)
 }
@@ -162,10 +171,13 @@ func (db *DB) acquire(ctx context.Context) (*pgxpool.Conn, error) {
 }
 
 // poolRows are the rows of Query: they return their connection to the
-// pool when closed or read to the end, as pgxpool's own rows do.
+// pool when closed or read to the end, as pgxpool's own rows do. Query
+// has already called Next once: peeked says so, and more is what it
+// returned.
 type poolRows struct {
 	pgx.Rows
-	c *pgxpool.Conn
+	c            *pgxpool.Conn
+	peeked, more bool
 }
 
 func (r *poolRows) Close() {
@@ -177,11 +189,16 @@ func (r *poolRows) Close() {
 }
 
 func (r *poolRows) Next() bool {
-	if r.Rows.Next() {
-		return true
+	more := r.more
+	if r.peeked {
+		r.peeked = false
+	} else {
+		more = r.Rows.Next()
 	}
-	r.Close()
-	return false
+	if !more {
+		r.Close()
+	}
+	return more
 }
 
 func (r *poolRows) Scan(dest ...any) error {

@@ -18,7 +18,8 @@ import (
 // retry.RetryWhile and to other places that want a schedule.Schedule: none
 // of them may compile, for a Policy there would fail at run time. The same
 // program passing the Policy's Schedule field must compile, which shows the
-// errors come from the Policy and not from the harness.
+// errors come from the Policy and not from the harness, and each error
+// names the fix.
 func TestPolicyIsNotASchedule(t *testing.T) {
 	const prog = `package p
 
@@ -81,8 +82,11 @@ func call(ctx context.Context, cfg config, op func(context.Context) (int, error)
 		t.Fatalf("passing cfg.Retry: %d errors %q, want 3", len(errs), errs)
 	}
 	for _, msg := range errs {
-		if !strings.Contains(msg, "parse.Policy does not implement") || !strings.Contains(msg, "schedule.Schedule") {
-			t.Errorf("error %q, want parse.Policy does not implement schedule.Schedule", msg)
+		// The error names the fix: the method it says is missing is the
+		// seal whose name tells the reader to use the Schedule field.
+		const want = "parse.Policy does not implement schedule.Schedule (missing method _ParsePolicyIsNotAScheduleUseItsScheduleField)"
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q, want it to contain %q", msg, want)
 		}
 	}
 }

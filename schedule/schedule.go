@@ -18,6 +18,14 @@ type Schedule interface {
 	appendGo(b []byte) []byte
 	// validate checks this node and its children.
 	validate() *Error
+
+	// _ParsePolicyIsNotAScheduleUseItsScheduleField seals the interface.
+	// Its name is what the compiler prints for the commonest type mistake,
+	// passing a parse.Policy where a Schedule is wanted: "parse.Policy does
+	// not implement schedule.Schedule (missing method
+	// _ParsePolicyIsNotAScheduleUseItsScheduleField)". It sorts first among
+	// the methods a type may lack, so it is the one named.
+	_ParsePolicyIsNotAScheduleUseItsScheduleField()
 }
 
 // MaxDuration is the largest time.Duration. Every computation on delays

@@ -17,6 +17,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -81,6 +82,7 @@ type Proxy struct {
 	fired bool
 	conns map[*pair]struct{}
 	dials int
+	sent  atomic.Int64 // bytes relayed from the clients to the server
 	wg    sync.WaitGroup
 }
 
@@ -109,6 +111,10 @@ func (p *Proxy) Conns() int {
 	defer p.mu.Unlock()
 	return p.dials
 }
+
+// Sent is how many bytes the proxy has relayed from its clients to the
+// server.
+func (p *Proxy) Sent() int64 { return p.sent.Load() }
 
 // Fired reports whether the armed rule has cut.
 func (p *Proxy) Fired() bool {
@@ -286,7 +292,9 @@ func (c *pair) up() {
 		if hold {
 			continue // the cut is coming; nothing more reaches the server
 		}
-		if _, err := c.server.Write(msg); err != nil {
+		w, err := c.server.Write(msg)
+		c.p.sent.Add(int64(w))
+		if err != nil {
 			return
 		}
 	}

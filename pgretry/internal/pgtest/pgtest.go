@@ -20,6 +20,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -126,6 +128,66 @@ func (s *Server) StartStandby() error {
 // server accepts connections.
 func (s *Server) Promote() error {
 	return s.run("pg_ctl", "promote", "-D", s.data, "-w", "-t", "30")
+}
+
+// Freeze stops the server's processes with SIGSTOP, the postmaster and
+// every backend, as a server that hangs (swapping, a stalled disk, a VM
+// paused) does: connections stay open and new ones are accepted by the
+// kernel, but nothing answers. thaw sends SIGCONT to them again.
+func (s *Server) Freeze() (thaw func() error, err error) {
+	b, err := os.ReadFile(filepath.Join(s.data, "postmaster.pid"))
+	if err != nil {
+		return nil, err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	pm, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		return nil, fmt.Errorf("postmaster.pid: %w", err)
+	}
+	// The postmaster first, so that it forks no backend meanwhile.
+	if err := syscall.Kill(pm, syscall.SIGSTOP); err != nil {
+		return nil, err
+	}
+	pids := append([]int{pm}, children(pm)...)
+	for _, pid := range pids[1:] {
+		syscall.Kill(pid, syscall.SIGSTOP)
+	}
+	return func() error {
+		var first error
+		for i := len(pids) - 1; i >= 0; i-- {
+			if err := syscall.Kill(pids[i], syscall.SIGCONT); err != nil && first == nil && i == 0 {
+				first = err
+			}
+		}
+		return first
+	}, nil
+}
+
+// children returns the ids of the processes whose parent is pid.
+func children(pid int) []int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var kids []int
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(b[i+1:]))
+		if len(fields) < 2 {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(fields[1]); ppid == pid {
+			if k, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil {
+				kids = append(kids, k)
+			}
+		}
+	}
+	return kids
 }
 
 // Log returns the server's log, for a failing test's message.

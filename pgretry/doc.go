@@ -1,7 +1,7 @@
 // Package pgretry runs PostgreSQL statements through pgx (pgxpool or
 // database/sql) with recur's rules for databases: a circuit breaker per
 // pool, on by default; retries only for statements marked safe to
-// repeat, and for any statement that failed before it was sent;
+// repeat, and for any statement of which no byte was sent;
 // transactions rerun whole on a serialization failure or a deadlock,
 // never statement by statement.
 //
@@ -10,7 +10,12 @@
 //
 // # Use
 //
-//	pool, err := pgxpool.New(ctx, dsn)
+//	cfg, err := pgxpool.ParseConfig(dsn)
+//	if err != nil {
+//		return err
+//	}
+//	pgretry.Instrument(cfg.ConnConfig) // count each connection's bytes
+//	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 //	if err != nil {
 //		return err
 //	}
@@ -18,7 +23,7 @@
 //	if err != nil {
 //		return err // an invalid schedule, a negative timeout
 //	}
-//	// Not marked: tried once (again only if it was never sent).
+//	// Not marked: tried once (again only if no byte of it was sent).
 //	_, err = db.Exec(ctx, "UPDATE accounts SET balance = balance + $1 WHERE id = $2", 10, id)
 //	// Marked: up to 3 attempts on DefaultSchedule while the database is unreachable.
 //	err = db.QueryRow(pgretry.Safe(ctx), "SELECT name FROM users WHERE id = $1", id).Scan(&name)
@@ -29,8 +34,9 @@
 //	})
 //
 // For database/sql, open the *sql.DB with pgx's driver
-// (github.com/jackc/pgx/v5/stdlib) and wrap it with WrapSQL: SQLDB has
-// ExecContext, QueryContext, QueryRowContext and Tx, with the same rules.
+// (github.com/jackc/pgx/v5/stdlib.OpenDB, its configuration through
+// Instrument) and wrap it with WrapSQL: SQLDB has ExecContext,
+// QueryContext, QueryRowContext and Tx, with the same rules.
 //
 // # The rules
 //
@@ -45,17 +51,32 @@
 //   - A statement run with a context marked by Safe is retried on
 //     Options.Schedule after an error that Classify calls Transient or
 //     Retryable.
-//   - Any statement, marked or not, is retried when it failed before any
-//     byte of it was sent (pgconn.SafeToRetry): running it again cannot
-//     run it twice. A statement sent on a connection the server had
-//     already closed — pg_terminate_backend on an idle connection — was
-//     sent: pgx learns of the closing only from the reply. pgxpool pings
-//     a connection idle for more than a second before handing it out
-//     (pgxpool.Config.ShouldPing), so such a connection is replaced
-//     before use, and a marked statement is retried in any case.
+//   - Any statement, marked or not, is retried when no byte of it was
+//     sent: running it again cannot run it twice. pgretry decides this
+//     from what it saw, not from the driver's word
+//     (pgconn.SafeToRetry, which accepts some statements that were
+//     sent): an attempt that failed before it had a connection (the
+//     dial was refused, the server refused the connection) sent nothing,
+//     and on a pool or *sql.DB whose configuration went through
+//     Instrument, an attempt that wrote no byte to its connection sent
+//     nothing. Without Instrument, a statement that failed on a
+//     connection is retried only if marked. A statement written to a
+//     connection the server had already closed — pg_terminate_backend on
+//     an idle connection — was sent: pgx learns of the closing only from
+//     the reply. pgxpool pings a connection idle for more than a second
+//     before handing it out (pgxpool.Config.ShouldPing), so such a
+//     connection is replaced before use, and a marked statement is
+//     retried in any case.
 //   - DB.Tx reruns a transaction after SQLSTATE 40001 or 40P01, rolling
-//     it back first, on Options.TxSchedule. Statements inside it are
-//     never retried; marking one is an error (ErrMarkedInTx).
+//     it back first, on Options.TxSchedule, and one of which no byte was
+//     sent. Statements inside it are never retried; marking one is an
+//     error (ErrMarkedInTx). A COMMIT whose answer was lost is never
+//     rerun: the error matches ErrCommitUnknown, and any other error
+//     from Tx means that the transaction did not commit.
+//   - The caller's context and Options.Retry.AttemptTimeout bound every
+//     attempt, the wait for a connection, the rollback of a failed
+//     transaction and the commit included; a call whose context is
+//     already done makes no attempt.
 //
 // Classify and Code are the one classification of errors that all of
 // this uses, for callers that run their own loops.

@@ -3,6 +3,7 @@ package pgretry_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log"
 
@@ -19,7 +20,14 @@ var (
 )
 
 func ExampleNew() {
-	pool, err := pgxpool.New(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Count each connection's bytes, so that a statement that never left
+	// is retried even when it is not marked.
+	pgretry.Instrument(cfg.ConnConfig)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -51,7 +59,7 @@ func ExampleSafe() {
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	fmt.Println(ids, err)
 	// An increment may not: leave it unmarked, and it is retried only if
-	// it failed before it was sent.
+	// no byte of it was written to a connection.
 	_, err = db.Exec(ctx, "UPDATE counters SET n = n + 1 WHERE id = 1")
 	fmt.Println(err)
 }
@@ -71,12 +79,35 @@ func ExampleDB_Tx() {
 	fmt.Println(err)
 }
 
+// A COMMIT whose answer was lost is never rerun: the transaction may have
+// committed. Find out from the database, here by the order's own key,
+// before doing it again.
+func ExampleErrCommitUnknown() {
+	var db *pgretry.DB
+	const order = "o-1017"
+	err := db.Tx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "INSERT INTO orders (id, total) VALUES ($1, $2)", order, 250)
+		return err
+	})
+	switch {
+	case errors.Is(err, pgretry.ErrCommitUnknown):
+		var n int
+		if err := db.QueryRow(pgretry.Safe(ctx), "SELECT count(*) FROM orders WHERE id = $1", order).Scan(&n); err != nil {
+			log.Fatal(err) // still unknown: try again later
+		}
+		fmt.Println("committed:", n == 1)
+	case err != nil:
+		fmt.Println("not committed:", err) // any other error: it did not commit
+	}
+}
+
 func ExampleWrapSQL() {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		log.Fatal(err)
 	}
-	sqlDB := stdlib.OpenDB(*cfg) // or sql.Open("pgx", dsn)
+	pgretry.Instrument(cfg)      // count each connection's bytes
+	sqlDB := stdlib.OpenDB(*cfg) // sql.Open("pgx", dsn) cannot be instrumented
 	defer sqlDB.Close()
 	db, err := pgretry.WrapSQL(sqlDB, pgretry.Options{})
 	if err != nil {

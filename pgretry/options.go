@@ -22,12 +22,14 @@ var DefaultSchedule schedule.Schedule = retry.DefaultSchedule()
 // for marked statements and for transactions.
 type Options struct {
 	// Schedule is when to try a statement again: marked ones after a
-	// Transient or Retryable error, all of them after an error that
-	// happened before anything was sent. Nil means DefaultSchedule.
+	// Transient or Retryable error, all of them after a Transient or
+	// Retryable error of an attempt that sent no byte of the statement
+	// (see Instrument). Nil means DefaultSchedule.
 	Schedule schedule.Schedule
 
 	// TxSchedule is when DB.Tx reruns a transaction after a
-	// serialization failure or a deadlock. Nil means Schedule.
+	// serialization failure or a deadlock, or after a run of which no
+	// byte was sent. Nil means Schedule.
 	TxSchedule schedule.Schedule
 
 	// Breaker guards every attempt: an open breaker fails a call at once
@@ -69,7 +71,7 @@ type RetryOptions struct {
 	// The Label of a failed attempt (also retry.Error.Label and the
 	// reason OnRetry and OnRecovered get) is Code of its error, one of
 	// the bounded set in Classify's table: "serialization_failure",
-	// "deadlock", "not_sent", "unreachable", "shutdown",
+	// "deadlock", "not_sent", "unreachable", "shutdown", "commit_unknown",
 	// "attempt_timeout", "database_error", ... A successful attempt has
 	// no label.
 	Observer retry.Observer

@@ -37,7 +37,14 @@ func main() {
 }
 
 func run(ctx context.Context, dsn string, out io.Writer) error {
-	pool, err := pgxpool.New(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return err
+	}
+	// Count each connection's bytes: an unmarked statement that never
+	// left is then retried.
+	pgretry.Instrument(cfg.ConnConfig)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,13 @@
 // Package playground is the browser playground of recur: a page where a
 // policy is typed and its meaning, lint findings, delays, storm behaviour
 // and gRPC form appear as it is typed. The page runs recur itself,
-// compiled to WebAssembly (package engine, through playground/wasm); this
-// package holds its files, embedded, and serves them or writes them out.
+// compiled to WebAssembly (package engine, through playground/wasm).
 //
-// The compiled program is committed gzipped as static/recur.wasm.gz, so
-// that a fresh clone builds and serves without a WebAssembly build step;
-// `make wasm` rebuilds it (make browser-test does so first), and the
-// browser tests fail when it is stale. docs/playground.md describes the
+// This package embeds the page's own files (HTML, script, stylesheet and
+// storm worker) and serves them (Handler) or writes them out (WriteSite)
+// with a compiled program. The program is a build output, never committed:
+// a Builder compiles it from recur's module source into a cache directory,
+// and only a Builder runs the go command. docs/playground.md describes the
 // page.
 package playground
 
@@ -16,7 +16,6 @@ import (
 	"compress/gzip"
 	"embed"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -25,14 +24,24 @@ import (
 	"time"
 )
 
-//go:embed static
+// The page's files, named one by one so that a build output left in
+// static/ is never embedded.
+//
+//go:embed static/index.html static/app.js static/style.css static/worker.js
 var static embed.FS
 
-// wasmGz is the embedded compiled program, gzipped.
-const wasmGz = "recur.wasm.gz"
+// Program is the playground's compiled program: Wasm is recur.wasm, the
+// WebAssembly build of playground/wasm, and Exec is wasm_exec.js, the
+// loader of the Go toolchain that built it (a program needs the loader of
+// its own toolchain). Builder.Build makes one.
+type Program struct {
+	Wasm []byte // recur.wasm
+	Exec []byte // wasm_exec.js
+}
 
-// Files returns the page's files as they are embedded: the program is
-// recur.wasm.gz, gzipped.
+// Files returns the page's own files as they are embedded: index.html,
+// app.js, style.css and worker.js. The program is not among them: see
+// Program.
 func Files() fs.FS {
 	sub, err := fs.Sub(static, "static")
 	if err != nil {
@@ -41,25 +50,17 @@ func Files() fs.FS {
 	return sub
 }
 
-// Wasm returns the compiled program, decompressed.
-func Wasm() ([]byte, error) {
-	b, err := fs.ReadFile(Files(), wasmGz)
-	if err != nil {
-		return nil, err
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("playground: %s: %w", wasmGz, err)
-	}
-	return io.ReadAll(zr)
-}
-
-// Handler serves the page: index.html at /, the other files by name, and
-// recur.wasm gzipped to a browser that accepts gzip (all do), else
-// decompressed. It serves only GET and HEAD.
-func Handler() http.Handler {
+// Handler serves the page with the program p: index.html at /, the other
+// files by name, wasm_exec.js and recur.wasm from p, recur.wasm with the
+// type application/wasm and gzipped to a browser that accepts gzip (all
+// do; it is compressed once, here), else as it is. With an empty p.Wasm,
+// recur.wasm is not found. It serves only GET and HEAD.
+func Handler(p Program) http.Handler {
 	files := http.FileServerFS(Files())
-	gz, _ := fs.ReadFile(Files(), wasmGz)
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression) // a valid level: no error
+	zw.Write(p.Wasm)                                           // a bytes.Buffer does not fail
+	zw.Close()
 	modtime := time.Now()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -70,50 +71,58 @@ func Handler() http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:")
 		switch r.URL.Path {
-		case "/" + wasmGz:
-			http.NotFound(w, r)
+		case "/wasm_exec.js":
+			if len(p.Exec) == 0 {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			http.ServeContent(w, r, "wasm_exec.js", modtime, bytes.NewReader(p.Exec))
 		case "/recur.wasm":
+			if len(p.Wasm) == 0 {
+				http.NotFound(w, r)
+				return
+			}
 			w.Header().Set("Content-Type", "application/wasm")
+			w.Header().Set("Vary", "Accept-Encoding")
 			if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 				w.Header().Set("Content-Encoding", "gzip")
-				w.Header().Set("Vary", "Accept-Encoding")
-				http.ServeContent(w, r, "recur.wasm", modtime, bytes.NewReader(gz))
+				http.ServeContent(w, r, "recur.wasm", modtime, bytes.NewReader(gz.Bytes()))
 				return
 			}
-			raw, err := Wasm()
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusInternalServerError)
-				return
-			}
-			http.ServeContent(w, r, "recur.wasm", modtime, bytes.NewReader(raw))
+			http.ServeContent(w, r, "recur.wasm", modtime, bytes.NewReader(p.Wasm))
 		default:
 			files.ServeHTTP(w, r)
 		}
 	})
 }
 
-// WriteSite writes the page into dir as a static site for any web host:
-// every file, with the program decompressed as recur.wasm (a host that
-// compresses serves it smaller; it should give it the type
-// application/wasm). dir is created if missing.
-func WriteSite(dir string) error {
+// WriteSite writes the page with the program p into dir as a static site
+// for any web host: the files of Files, recur.wasm and wasm_exec.js (a
+// host that compresses serves recur.wasm smaller; it should give it the
+// type application/wasm). dir is created if missing.
+func WriteSite(dir string, p Program) error {
+	if len(p.Wasm) == 0 || len(p.Exec) == 0 {
+		return fmt.Errorf("playground: writing the site: the program is empty (build it with a Builder)")
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return fs.WalkDir(Files(), ".", func(path string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(Files(), ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		var b []byte
-		if path == wasmGz {
-			path = "recur.wasm"
-			b, err = Wasm()
-		} else {
-			b, err = fs.ReadFile(Files(), path)
-		}
+		b, err := fs.ReadFile(Files(), path)
 		if err != nil {
 			return err
 		}
 		return os.WriteFile(filepath.Join(dir, filepath.FromSlash(path)), b, 0o644)
 	})
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "recur.wasm"), p.Wasm, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), p.Exec, 0o644)
 }

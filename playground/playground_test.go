@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -30,14 +31,9 @@ func get(t *testing.T, h http.Handler, method, path, encoding string) *http.Resp
 // TestHandler: the page at /, the program gzipped to a browser that
 // accepts gzip and plain otherwise, only GET and HEAD.
 func TestHandler(t *testing.T) {
-	h := playground.Handler()
-	raw, err := playground.Wasm()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(raw, []byte("\x00asm")) {
-		t.Fatalf("Wasm() does not start with the WebAssembly magic: % x", raw[:4])
-	}
+	raw := bytes.Repeat([]byte("\x00asm\x01\x00\x00\x00"), 1000)
+	p := playground.Program{Wasm: raw, Exec: []byte("// the loader\n")}
+	h := playground.Handler(p)
 
 	r := get(t, h, "GET", "/", "")
 	body, _ := io.ReadAll(r.Body)
@@ -70,13 +66,47 @@ func TestHandler(t *testing.T) {
 			t.Errorf("%s %s = %d, want %d", c.method, c.path, r.StatusCode, c.code)
 		}
 	}
+
+	r = get(t, h, "GET", "/wasm_exec.js", "")
+	loader, _ := io.ReadAll(r.Body)
+	if string(loader) != string(p.Exec) || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/javascript") {
+		t.Errorf("GET /wasm_exec.js = %q, %q; want the program's loader as JavaScript", loader, r.Header.Get("Content-Type"))
+	}
+
+	// Without a program the page is served, the program is not found.
+	empty := playground.Handler(playground.Program{})
+	for path, code := range map[string]int{"/": 200, "/recur.wasm": 404, "/wasm_exec.js": 404} {
+		if r := get(t, empty, "GET", path, "gzip"); r.StatusCode != code {
+			t.Errorf("with no program: GET %s = %d, want %d", path, r.StatusCode, code)
+		}
+	}
 }
 
-// TestWriteSite: the static folder holds every page file and the program
-// decompressed.
+// TestFiles: only the page's own files are embedded, never a build
+// output left in static/.
+func TestFiles(t *testing.T) {
+	var names []string
+	fs.WalkDir(playground.Files(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, path)
+		}
+		return err
+	})
+	want := []string{"app.js", "index.html", "style.css", "worker.js"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("embedded files (-want +got):\n%s", diff)
+	}
+}
+
+// TestWriteSite: the static folder holds every page file and the
+// program.
 func TestWriteSite(t *testing.T) {
+	p := playground.Program{Wasm: []byte("\x00asm\x01\x00\x00\x00"), Exec: []byte("// the loader\n")}
+	if err := playground.WriteSite(t.TempDir(), playground.Program{}); err == nil {
+		t.Error("WriteSite wrote a site without a program")
+	}
 	dir := filepath.Join(t.TempDir(), "site")
-	if err := playground.WriteSite(dir); err != nil {
+	if err := playground.WriteSite(dir, p); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)
@@ -92,9 +122,10 @@ func TestWriteSite(t *testing.T) {
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("site files (-want +got):\n%s", diff)
 	}
-	raw, _ := playground.Wasm()
-	written, err := os.ReadFile(filepath.Join(dir, "recur.wasm"))
-	if err != nil || !bytes.Equal(raw, written) {
-		t.Errorf("site recur.wasm differs from Wasm() (err %v)", err)
+	for name, want := range map[string][]byte{"recur.wasm": p.Wasm, "wasm_exec.js": p.Exec} {
+		written, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || !bytes.Equal(want, written) {
+			t.Errorf("site %s differs from the program's (err %v)", name, err)
+		}
 	}
 }

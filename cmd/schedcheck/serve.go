@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -14,15 +15,35 @@ import (
 const serveHelp = `
 Serve runs the playground, a page where a policy is typed and its meaning,
 lint findings, delays, storm behaviour and gRPC retryPolicy appear as it is
-typed. The page runs recur itself, compiled to WebAssembly, from files
-embedded in this binary: the server only hands out files. It prints the
-address it listens on and runs until Ctrl-C. docs/playground.md describes
-the page; make site writes it as a static folder for any web host.
+typed. The page runs recur itself, compiled to WebAssembly: the server only
+hands out files. The page's files are embedded in this binary; its
+program is built on first use with the Go toolchain, from the recur source
+this binary was built from (or, for an installed release, that release
+from the module cache, or the clone of recur in the working directory),
+into the user cache folder (recur/playground). The first build takes a
+minute or two; later ones take a moment. It prints the address it listens
+on and runs until Ctrl-C. docs/playground.md describes the page; make site
+writes it as a static folder for any web host.
 
 Examples:
   schedcheck serve
   schedcheck serve --addr 127.0.0.1:9000
 `
+
+// buildTimeout bounds the build of the playground's program: a cold build
+// takes a minute or two.
+const buildTimeout = 10 * time.Minute
+
+// buildProgram finds recur's source and builds the playground's program
+// from it, saying on log what it builds; a test replaces it.
+var buildProgram = func(ctx context.Context, log io.Writer) (playground.Program, error) {
+	b := &playground.Builder{Log: log}
+	src, err := b.FindSource(ctx)
+	if err != nil {
+		return playground.Program{}, err
+	}
+	return b.Build(ctx, src)
+}
 
 func runServe(c *cli, args []string) int {
 	fs := c.newFlags("serve", "[--addr HOST:PORT]", serveHelp)
@@ -41,8 +62,22 @@ func runServe(c *cli, args []string) int {
 		c.errorf("serve: %v", err)
 		return exitUsage
 	}
+	// The program is built before serving, so that no request waits on
+	// the build past the server's timeouts; the listener holds early
+	// connections until then.
+	bctx, cancel := context.WithTimeout(c.ctx, buildTimeout)
+	prog, err := buildProgram(bctx, c.stderr)
+	cancel()
+	if err != nil {
+		ln.Close()
+		if c.ctx.Err() != nil {
+			return exitInterrupted
+		}
+		c.errorf("serve: %v", err)
+		return exitInvalid
+	}
 	srv := &http.Server{
-		Handler:           playground.Handler(),
+		Handler:           playground.Handler(prog),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

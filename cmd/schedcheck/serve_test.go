@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-go/recur/playground"
 	"go.uber.org/goleak"
 )
 
@@ -31,10 +34,25 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestServe: serve prints its address, serves the page there, and stops
-// with status 0 when its context ends.
+// fakeProgram makes serve's build return p or err, without the go
+// command, for the test; it says it builds on log as the real one does.
+func fakeProgram(t *testing.T, p playground.Program, err error) {
+	t.Helper()
+	real := buildProgram
+	t.Cleanup(func() { buildProgram = real })
+	buildProgram = func(ctx context.Context, log io.Writer) (playground.Program, error) {
+		fmt.Fprintln(log, "building the playground's WebAssembly program")
+		return p, err
+	}
+}
+
+// TestServe: serve builds the program, prints its address, serves the
+// page and the program there, and stops with status 0 when its context
+// ends.
 func TestServe(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	prog := playground.Program{Wasm: []byte("\x00asm\x01\x00\x00\x00"), Exec: []byte("// loader\n")}
+	fakeProgram(t, prog, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr lockedBuffer
@@ -56,9 +74,21 @@ func TestServe(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	client.CloseIdleConnections()
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "recur playground") {
 		t.Errorf("GET %s = %d, %.60q", url, resp.StatusCode, body)
+	}
+	resp, err = client.Get(url + "recur.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	client.CloseIdleConnections()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/wasm" || !bytes.Equal(body, prog.Wasm) {
+		t.Errorf("GET %srecur.wasm = %d, %q, %q", url, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if !strings.Contains(stderr.String(), "building the playground") {
+		t.Errorf("serve did not say it builds the program; stderr %q", stderr.String())
 	}
 	cancel()
 	select {
@@ -68,6 +98,17 @@ func TestServe(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop within 10s of its context ending")
+	}
+}
+
+// TestServeBuildError: when the program cannot be built, serve says why
+// and exits 1 without serving.
+func TestServeBuildError(t *testing.T) {
+	fakeProgram(t, playground.Program{}, errors.New("playground: no go command: install Go"))
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0"}, nil, &stdout, &stderr)
+	if code != exitInvalid || !strings.Contains(stderr.String(), "schedcheck: serve: playground: no go command: install Go") || stdout.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1 and the error", code, stdout.String(), stderr.String())
 	}
 }
 

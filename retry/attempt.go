@@ -45,7 +45,8 @@ func (a Attempt) Left() (time.Duration, bool) {
 type attemptKey struct{}
 
 // AttemptOf returns the attempt in progress of the runner that passed ctx
-// to op (Retry, RetryWhile, RetryIf, Do): Number 1 for the first attempt,
+// to op (Retry, RetryWhile, RetryIf, Do, Hedge, where it is the copy's
+// number): Number 1 for the first attempt,
 // and for any context that no runner made. Apart from the one
 // schedule.Bounds of Last, it allocates nothing.
 //

@@ -78,9 +78,19 @@ const (
 	GaveUp
 	// Recovered: an attempt after one or more retries succeeded.
 	Recovered
+	// Hedged: Hedge started another copy of the operation; Attempt is its
+	// number, from 2.
+	Hedged
+	// HedgeWon: a copy after the first won a Hedge call; Attempt is its
+	// number.
+	HedgeWon
+	// HedgeCanceled: Hedge canceled a copy still in flight because another
+	// answered, or because the call ended; Attempt is its number.
+	HedgeCanceled
 )
 
-var kindNames = [...]string{Attempted: "attempted", Retrying: "retrying", GaveUp: "gave-up", Recovered: "recovered"}
+var kindNames = [...]string{Attempted: "attempted", Retrying: "retrying", GaveUp: "gave-up", Recovered: "recovered",
+	Hedged: "hedged", HedgeWon: "hedge-won", HedgeCanceled: "hedge-canceled"}
 
 // String returns the kind's name, such as "retrying".
 func (k EventKind) String() string {

@@ -25,13 +25,17 @@ type ServiceConfig struct {
 }
 
 // MethodConfig is one methodConfig entry: the methods it applies to and
-// their retry policy.
+// their retry or hedging policy (at most one of the two).
 type MethodConfig struct {
 	// Names are the methods, services or the default it applies to.
 	Names []Name
 	// RetryPolicy is the entry's retryPolicy, or nil when it has none: the
 	// methods it names are then not retried.
 	RetryPolicy *RetryPolicy
+	// HedgingPolicy is the entry's hedgingPolicy, or nil when it has
+	// none. gRFC A6 makes the two exclusive: Parse refuses an entry with
+	// both.
+	HedgingPolicy *HedgingPolicy
 }
 
 // Name selects methods, as a service config's name entry does: one
@@ -91,8 +95,9 @@ func (sc *ServiceConfig) Lookup(method string) (MethodConfig, bool) {
 // Parse reads; encoding/json ignores the rest.
 type jsonServiceConfig struct {
 	MethodConfig []struct {
-		Name        []Name          `json:"name"`
-		RetryPolicy json.RawMessage `json:"retryPolicy"`
+		Name          []Name          `json:"name"`
+		RetryPolicy   json.RawMessage `json:"retryPolicy"`
+		HedgingPolicy json.RawMessage `json:"hedgingPolicy"`
 	} `json:"methodConfig"`
 	RetryThrottling *struct {
 		MaxTokens  *float64 `json:"maxTokens"`
@@ -102,7 +107,8 @@ type jsonServiceConfig struct {
 
 // Parse reads a gRPC service config in its JSON form and checks what
 // concerns retries as gRPC does: every retryPolicy is valid (see
-// RetryPolicy.Validate), no method is named twice, a name with a method
+// RetryPolicy.Validate) and so is every hedgingPolicy, no entry has both,
+// no method is named twice, a name with a method
 // has a service, and retryThrottling's maxTokens is a whole number from 1
 // to 1000 and its tokenRatio at least 0.001. An error names the field,
 // such as "methodConfig[1].retryPolicy.maxAttempts".
@@ -144,6 +150,19 @@ func Parse(data []byte) (*ServiceConfig, error) {
 			}
 			if err != nil {
 				return nil, within(at+".retryPolicy", err)
+			}
+		}
+		if len(m.HedgingPolicy) > 0 && string(m.HedgingPolicy) != "null" {
+			if mc.RetryPolicy != nil {
+				return nil, fieldError(at, "has both a retryPolicy and a hedgingPolicy; gRFC A6 allows one")
+			}
+			mc.HedgingPolicy = new(HedgingPolicy)
+			err := json.Unmarshal(m.HedgingPolicy, mc.HedgingPolicy)
+			if err == nil {
+				err = mc.HedgingPolicy.Validate()
+			}
+			if err != nil {
+				return nil, within(at+".hedgingPolicy", err)
 			}
 		}
 		sc.Methods = append(sc.Methods, mc)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -83,15 +84,16 @@ type outcome struct {
 	took     time.Duration
 }
 
-// expected is what a case must do. Outcomes that depend on a race the
-// test cannot pin (a reset that may or may not arrive before the next
-// write) are left open: ok says which errors are allowed.
+// expected is what a case must do, compared with cmp.Diff. Outcomes that
+// depend on a race the test cannot pin (a reset that may or may not
+// arrive before the next write) are open: only the invariants are
+// checked.
 type expected struct {
-	failed   bool // the call returns an error
-	unknown  bool // the error matches ErrCommitUnknown
-	attempts int  // 0: not checked
-	rows     int
-	open     bool // only the invariants are checked
+	Failed   bool // the call returns an error
+	Unknown  bool // the error matches ErrCommitUnknown
+	Attempts int
+	Rows     int
+	open     bool
 }
 
 // expect gives the outcome a case must have. A statement or transaction
@@ -100,25 +102,25 @@ type expected struct {
 func (c cutCase) expect() expected {
 	switch {
 	case c.at == cut.Idle && c.rst:
-		return expected{attempts: 2, rows: 1} // the write failed: nothing sent, retried
+		return expected{Attempts: 2, Rows: 1} // the write failed: nothing sent, retried
 	case c.at == cut.Idle:
-		return expected{failed: true, attempts: 1} // written into a closed connection: maybe sent
+		return expected{Failed: true, Attempts: 1} // written into a closed connection: maybe sent
 	case c.tx && c.target == "insert" && c.at == cut.AfterReply:
-		return expected{failed: true, open: true} // the COMMIT's write races the cut
+		return expected{Failed: true, open: true} // the COMMIT's write races the cut
 	case c.tx && c.target == "insert":
-		return expected{failed: true, attempts: 1}
+		return expected{Failed: true, Attempts: 1}
 	case c.at == cut.AfterReply:
-		return expected{attempts: 1, rows: 1}
+		return expected{Attempts: 1, Rows: 1}
 	case c.tx: // the COMMIT, cut before, during or after it reached the server
 		rows := 0
 		if c.at == cut.AfterSend {
 			rows = 1
 		}
-		return expected{failed: true, unknown: true, attempts: 1, rows: rows}
+		return expected{Failed: true, Unknown: true, Attempts: 1, Rows: rows}
 	case c.at == cut.AfterSend:
-		return expected{failed: true, attempts: 1, rows: 1} // ran once; not run again
+		return expected{Failed: true, Attempts: 1, Rows: 1} // ran once; not run again
 	}
-	return expected{failed: true, attempts: 1}
+	return expected{Failed: true, Attempts: 1}
 }
 
 func allCutCases() []cutCase {
@@ -221,14 +223,10 @@ func (c cutCase) check(o outcome, want expected) string {
 		return "an error other than ErrCommitUnknown, yet the transaction committed"
 	case want.open:
 		return ""
-	case (o.err != nil) != want.failed:
-		return fmt.Sprintf("want failed=%v", want.failed)
-	case errors.Is(o.err, pgretry.ErrCommitUnknown) != want.unknown:
-		return fmt.Sprintf("want ErrCommitUnknown=%v", want.unknown)
-	case want.attempts != 0 && o.attempts != want.attempts:
-		return fmt.Sprintf("want %d attempts", want.attempts)
-	case o.rows != want.rows:
-		return fmt.Sprintf("want %d rows", want.rows)
+	}
+	got := expected{Failed: o.err != nil, Unknown: errors.Is(o.err, pgretry.ErrCommitUnknown), Attempts: o.attempts, Rows: o.rows}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(expected{})); diff != "" {
+		return "(-want +got):\n" + diff
 	}
 	return ""
 }

@@ -114,7 +114,8 @@ func (db *DB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, err
 		if err == nil && !rows.Next() {
 			err = rows.Err() // the statement failed, or selected no row
 			if err == nil {
-				return &poolRows{Rows: rows, c: c, peeked: true}, nil
+				c.Release() // the rows are read: the connection is free
+				return &poolRows{Rows: rows, peeked: true}, nil
 			}
 		}
 		if err != nil {

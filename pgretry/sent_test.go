@@ -266,3 +266,49 @@ func TestDoneContext(t *testing.T) {
 		}
 	}
 }
+
+// TestTxContextEndsInFn: the context ends while the transaction function
+// runs. The COMMIT is never sent (pgx and database/sql refuse a done
+// context before a byte of it is written; pgx's Terminate as it closes
+// the connection is not the COMMIT's), so the error is the context's (or
+// database/sql's ErrTxDone, when its own rollback came first), not
+// ErrCommitUnknown, and nothing is committed.
+func TestTxContextEndsInFn(t *testing.T) {
+	s := server(t)
+	admin := newPool(t, s, "", nil)
+	exec(t, admin, "DROP TABLE IF EXISTS ends_in_fn", "CREATE TABLE ends_in_fn (lib text NOT NULL)")
+	db, _ := newDB(t, newPool(t, s, "", nil), pgretry.Options{})
+	sdb, _ := newSQL(t, s, "", true, pgretry.Options{})
+	type result struct {
+		Failed, Unknown bool
+		Rows            int
+	}
+	got := map[string]result{}
+	for _, lib := range []string{"pgx", "sql"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var err error
+		if lib == "pgx" {
+			err = db.Tx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+				_, err := tx.Exec(ctx, "INSERT INTO ends_in_fn VALUES ($1)", lib)
+				cancel()
+				return err
+			})
+		} else {
+			err = sdb.Tx(ctx, nil, func(tx *pgretry.SQLTx) error {
+				_, err := tx.ExecContext(ctx, "INSERT INTO ends_in_fn VALUES ($1)", lib)
+				cancel()
+				return err
+			})
+		}
+		var n int
+		if err := admin.QueryRow(context.Background(), "SELECT count(*) FROM ends_in_fn WHERE lib = $1", lib).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %v", lib, err)
+		got[lib] = result{Failed: err != nil, Unknown: errors.Is(err, pgretry.ErrCommitUnknown), Rows: n}
+	}
+	want := map[string]result{"pgx": {Failed: true}, "sql": {Failed: true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("a transaction whose context ended in its function (-want +got):\n%s", diff)
+	}
+}

@@ -56,8 +56,35 @@ func hostileValue(r *rand.Rand) string {
 	return strconv.Itoa(r.IntN(100))
 }
 
-// hostileMessage returns a message for a breaker's channel: garbage, or
-// the right shape with wrong numbers.
+// badValue returns a value no field of a breaker's state can hold: not
+// an integer, negative, or beyond 2^53. (A writer with access to Redis
+// can also write a state that is valid and wrong, such as "closed" in a
+// new generation; no check can tell that from the fleet's own. The state
+// key gets only bad values, so that the probes the test counts are the
+// breakers' own; the window's and probes' fields get any.)
+func badValue(r *rand.Rand) string {
+	switch r.IntN(8) {
+	case 0:
+		return "-" + strconv.Itoa(1+r.IntN(1_000_000))
+	case 1:
+		return "99999999999999999999999"
+	case 2:
+		return "-1"
+	case 3:
+		return ""
+	case 4:
+		return "abc"
+	case 5:
+		return "1.5"
+	case 6:
+		return "9007199254740993"
+	}
+	return strconv.FormatInt(1<<53+1+r.Int64N(1<<62), 10)
+}
+
+// hostileMessage returns a message for a breaker's channel that is no
+// state a breaker can take: garbage, or the right shape with wrong
+// numbers.
 func hostileMessage(r *rand.Rand) string {
 	switch r.IntN(6) {
 	case 0:
@@ -67,6 +94,7 @@ func hostileMessage(r *rand.Rand) string {
 		for i := range f {
 			f[i] = hostileValue(r)
 		}
+		f[1] = badValue(r)
 		return strings.Join(f, " ")
 	case 2:
 		return strconv.Itoa(r.IntN(1000)) + " 2 1000000000000000 50000 50000" // a huge opening count
@@ -81,16 +109,18 @@ func hostileMessage(r *rand.Rand) string {
 // TestHostileRedis: while a fleet of instances calls a dead target, a
 // writer fills the shared breaker's keys and channel with random values
 // of every kind (huge, negative, not numbers; keys of the wrong type:
-// string, list, set, sorted set; garbage messages). No call hangs (a
+// string, list, set, sorted set; garbage messages) for 3 s; then Redis
+// stalls (SIGSTOP) for 1.5 s while the calls go on. No call hangs (a
 // watchdog bounds each, and the whole run), every instance opens on the
 // dead target, most calls are refused, and no instance ever has more
-// than HalfOpenProbes probes out at once.
+// than HalfOpenProbes probes of one half-open spell out at once.
 func TestHostileRedis(t *testing.T) {
 	const (
 		instances  = 4
 		workers    = 4 // per instance: more than HalfOpenProbes, so the limit is tried
 		halfOpen   = 2
-		run        = 3 * time.Second
+		run        = 3 * time.Second // the hostile writer's
+		stall      = 1500 * time.Millisecond
 		callBound  = time.Second // a call that takes longer is a hang
 		wholeBound = 30 * time.Second
 	)
@@ -99,13 +129,16 @@ func TestHostileRedis(t *testing.T) {
 	type instance struct {
 		b                     *breaker.Breaker
 		store                 *redisbreaker.Store
-		inFlight, maxInFlight atomic.Int64 // probes out
+		mu                    sync.Mutex
+		inFlight              map[int64]int64 // probes out, by spell
+		spell                 atomic.Int64    // transitions the instance reported
+		maxInFlight           atomic.Int64
 		opened                atomic.Int64
 		allowed, refused      atomic.Int64
 	}
 	fleet := make([]*instance, instances)
 	for i := range fleet {
-		in := &instance{}
+		in := &instance{inFlight: map[int64]int64{}}
 		rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true, MaxRetries: -1,
 			DialTimeout: 50 * time.Millisecond, DialerRetries: 1, PoolSize: 4})
 		t.Cleanup(func() { rdb.Close() })
@@ -117,6 +150,7 @@ func TestHostileRedis(t *testing.T) {
 			Name: "api", Shared: store, HalfOpenProbes: halfOpen, ConsecutiveFailures: 3,
 			OpenFor: schedule.Spaced{Every: 50 * time.Millisecond},
 			OnStateChange: func(_ string, _, to breaker.State) {
+				in.spell.Add(1)
 				if to == breaker.Open {
 					in.opened.Add(1)
 				}
@@ -143,7 +177,7 @@ func TestHostileRedis(t *testing.T) {
 	})
 	defer watchdog.Stop()
 
-	stop := time.Now().Add(run)
+	stop := time.Now().Add(run + stall)
 	var wg sync.WaitGroup
 	var writes atomic.Int64
 	var slowest atomic.Int64
@@ -152,13 +186,23 @@ func TestHostileRedis(t *testing.T) {
 		defer wg.Done()
 		r := rand.New(rand.NewPCG(1, 2))
 		ctx := context.Background()
-		for n := 0; n < 100_000 && time.Now().Before(stop); n++ {
+		defer func() { // then a clean slate, and Redis stalled (SIGSTOP) while the calls go on
+			admin.Del(context.Background(), keys...)
+			srv.Pause()
+			time.Sleep(time.Until(stop))
+			srv.Resume()
+		}()
+		for n := 0; n < 100_000 && time.Now().Before(stop.Add(-stall)); n++ {
 			key := keys[r.IntN(len(keys))]
 			var err error
 			switch r.IntN(10) {
 			case 0, 1, 2, 3:
 				f := fields[key]
-				err = admin.HSet(ctx, key, f[r.IntN(len(f))], hostileValue(r)).Err()
+				v := hostileValue(r)
+				if key == state {
+					v = badValue(r)
+				}
+				err = admin.HSet(ctx, key, f[r.IntN(len(f))], v).Err()
 			case 4:
 				admin.Del(ctx, key)
 				switch r.IntN(4) {
@@ -167,7 +211,7 @@ func TestHostileRedis(t *testing.T) {
 				case 1:
 					err = admin.SAdd(ctx, key, "x").Err()
 				case 2:
-					err = admin.Set(ctx, key, hostileValue(r), 0).Err()
+					err = admin.Set(ctx, key, badValue(r), 0).Err()
 				case 3:
 					err = admin.ZAdd(ctx, key, redis.Z{Score: 1, Member: "x"}).Err()
 				}
@@ -191,6 +235,7 @@ func TestHostileRedis(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for time.Now().Before(stop) {
+					spell, before := in.spell.Load(), in.b.State()
 					t0 := time.Now()
 					p, err := in.b.Allow()
 					if err != nil {
@@ -200,15 +245,29 @@ func TestHostileRedis(t *testing.T) {
 						continue
 					}
 					in.allowed.Add(1)
-					probe := in.b.State() == breaker.HalfOpen
+					// A probe: let through when the breaker was not
+					// closed, and half-open after (a call let through
+					// closed just before a notice of half-open is not).
+					// Probes are counted per half-open spell (between two
+					// transitions the instance reported): a probe of an
+					// earlier spell still out (the fleet closed or
+					// reopened, and a new spell began, before it failed)
+					// is not this one's. A call let through while a
+					// transition was made is not counted.
+					probe := before != breaker.Closed && in.b.State() == breaker.HalfOpen && in.spell.Load() == spell
 					if probe {
-						n := in.inFlight.Add(1)
+						in.mu.Lock()
+						in.inFlight[spell]++
+						n := in.inFlight[spell]
+						in.mu.Unlock()
 						for m := in.maxInFlight.Load(); n > m && !in.maxInFlight.CompareAndSwap(m, n); m = in.maxInFlight.Load() {
 						}
 					}
 					time.Sleep(2 * time.Millisecond) // the dead target takes its time to fail
 					if probe {
-						in.inFlight.Add(-1)
+						in.mu.Lock()
+						in.inFlight[spell]--
+						in.mu.Unlock()
 					}
 					t1 := time.Now()
 					in.b.Record(&p, verdict.Transient)

@@ -27,7 +27,7 @@ const (
 	// DefaultFlushMin and DefaultFlushMax bound how often a Store sends
 	// its breakers' batches (see Config.FlushMin).
 	DefaultFlushMin = 5 * time.Millisecond
-	DefaultFlushMax = 100 * time.Millisecond
+	DefaultFlushMax = time.Second
 )
 
 // The largest values a Store takes from Redis; a larger one (or a
@@ -83,14 +83,18 @@ type Config struct {
 	Guard breaker.Config
 
 	// FlushMin and FlushMax bound how often the Store sends its breakers'
-	// batches, those of every breaker joined to it in one pipeline (one
-	// round trip, one script call per breaker with something to send):
-	// at most every FlushMin while a batch waiting carries a failure, a
-	// slow call or a probe's outcome, and otherwise once the oldest batch
-	// waiting is FlushMax old. So a fleet whose calls succeed sends its
-	// counts every FlushMax, and a failure reaches Redis within FlushMin
-	// of the previous round trip. Defaults DefaultFlushMin (5 ms) and
-	// DefaultFlushMax (100 ms); FlushMax must not be below FlushMin.
+	// batches. It sends those of every breaker joined to it together, in
+	// one pipeline (one round trip, one script call per breaker with
+	// something to send). A batch that carries a failure, a slow call or
+	// a probe's outcome goes in the next round, at most FlushMin after
+	// the previous one. Any other batch (successes, or a read) waits its
+	// breaker's hold: 20 × FlushMin (100 ms) at first, doubled after each
+	// answer that shows the fleet's window clean (closed, no failure, no
+	// slow call, no streak), up to FlushMax, and back to the start after
+	// any other. So a healthy busy target costs one script call a
+	// FlushMax, a failing one up to one every FlushMin. Defaults
+	// DefaultFlushMin (5 ms) and DefaultFlushMax (1 s); FlushMax must not
+	// be below FlushMin.
 	FlushMin, FlushMax time.Duration
 
 	// Logger, if not nil, gets a warning when Redis answers with a value
@@ -134,7 +138,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	queue   []*addReq // batches waiting for the next round
-	oldest  time.Time // when the first of them arrived
+	due     time.Time // when the first of them must go
 	urgent  bool      // one of them carries a failure, a slow call or a probe
 	last    time.Time // when the last round was sent
 	links   int       // links joined and not closed
@@ -217,6 +221,7 @@ func (s *Store) Keys(name string) (state, window, probes, channel string) {
 // unreachable the subscription connects when it can.
 func (s *Store) Join(name string, window time.Duration, apply func(breaker.SharedState)) (breaker.Link, error) {
 	l := &link{s: s, name: name, width: max(window/10, time.Millisecond).Microseconds(), done: make(chan struct{})}
+	l.hold.Store(int64(s.base()))
 	l.keys[0], l.keys[1], l.keys[2], l.channel = s.Keys(name)
 	s.mu.Lock()
 	s.links++
@@ -277,6 +282,9 @@ type link struct {
 	// not half-open: an Add meanwhile is a probe's outcome, sent from
 	// Record on the caller's goroutine, so it goes at once.
 	probing atomic.Bool
+	// hold is how long a batch of successes waits for its round (see
+	// Config.FlushMin); ns.
+	hold atomic.Int64
 }
 
 // bad returns the error of an answer no breaker wrote, counted and
@@ -388,9 +396,10 @@ type addResult struct {
 func (l *link) Add(gen uint64, b breaker.Batch) (breaker.SharedState, breaker.Counts, error) {
 	r := &addReq{l: l, gen: gen, b: b, done: make(chan addResult, 1)}
 	s := l.s
+	due := time.Now().Add(time.Duration(l.hold.Load()))
 	s.mu.Lock()
-	if len(s.queue) == 0 {
-		s.oldest = time.Now()
+	if len(s.queue) == 0 || due.Before(s.due) {
+		s.due = due
 	}
 	s.queue = append(s.queue, r)
 	if b.Failures > 0 || b.Slow > 0 || l.probing.Load() {
@@ -428,7 +437,7 @@ func (s *Store) loop() {
 		case s.urgent:
 			wait = s.min - time.Since(s.last)
 		default:
-			wait = s.max - time.Since(s.oldest)
+			wait = time.Until(s.due)
 		}
 		if n > 0 && wait <= 0 {
 			items := s.queue
@@ -487,6 +496,7 @@ func (s *Store) round(items []*addReq) {
 	s.guard.Record(&p, verdict.Success)
 	for i, it := range items {
 		st, c, err := it.l.answer(cmds[i])
+		it.l.pace(it.b, st, c, err)
 		it.done <- addResult{st, c, err}
 	}
 }
@@ -534,6 +544,20 @@ func (l *link) answer(c *redis.Cmd) (breaker.SharedState, breaker.Counts, error)
 	}
 	return st, breaker.Counts{Calls: int(calls), Failures: int(fails), Slow: int(slow), ConsecutiveFailures: int(streak)}, nil
 }
+
+// pace sets the link's hold after an answer to batch b: doubled (up to
+// FlushMax) if the batch and the fleet's window are clean, back to the
+// start otherwise.
+func (l *link) pace(b breaker.Batch, st breaker.SharedState, c breaker.Counts, err error) {
+	if err == nil && b.Failures == 0 && b.Slow == 0 && st.State == breaker.Closed && c.Failures == 0 && c.Slow == 0 && c.ConsecutiveFailures == 0 {
+		l.hold.Store(int64(min(2*time.Duration(l.hold.Load()), l.s.max)))
+		return
+	}
+	l.hold.Store(int64(l.s.base()))
+}
+
+// base is a link's first hold: 20 × FlushMin, within [FlushMin, FlushMax].
+func (s *Store) base() time.Duration { return min(max(20*s.min, s.min), s.max) }
 
 func (l *link) Close() error {
 	var err error

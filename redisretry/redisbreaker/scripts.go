@@ -8,21 +8,21 @@ import "github.com/redis/go-redis/v9"
 //
 // Anyone with access to Redis can write the keys, so every field is read
 // with int: a missing field is 0, and anything but a decimal integer of
-// at most 2^53 (what a Lua number holds exactly) ends the script with a
-// BADVALUE error reply, which the Go side takes as "store unavailable"
+// at most 2^53 in size (what a Lua number holds exactly) ends the script
+// with a BADVALUE error reply, which the Go side takes as "store unavailable"
 // for that breaker. A key of the wrong type ends it with WRONGTYPE, to
 // the same effect. The ranges (a known state, no negative count...) are
-// checked in Go. Fields are read by name with HMGET, never HGETALL, so
+// checked in Go; Lua's tonumber also reads "1e3" and "0x10", which are
+// integers all the same. Fields are read by name with HMGET, never HGETALL, so
 // that a hash stuffed with fields costs a script no more.
 const prelude = `
 local MAXI = 9007199254740991
 local function int(v)
   if not v then return 0 end
-  if type(v) ~= 'string' or #v > 17 or not string.find(v, '^%-?%d+$') then
-    error({err = 'BADVALUE a breaker field holds no integer'})
-  end
   local n = tonumber(v)
-  if n > MAXI or n < -MAXI then error({err = 'BADVALUE a breaker field is out of range'}) end
+  if not n or n ~= math.floor(n) or n > MAXI or n < -MAXI then
+    error({err = 'BADVALUE a breaker field holds no integer of at most 2^53'})
+  end
   return n
 end
 local function now_us()
@@ -99,40 +99,32 @@ if cur[1] == tonumber(ARGV[1]) then
   elseif cur[2] == 0 or cur[2] == 5 then
     local b = math.floor(now / tonumber(ARGV[2]))
     local i = b % 10
-    local names = {'streak'}
-    for j = 0, 9 do
-      names[#names + 1] = 't' .. j
-      names[#names + 1] = 'c' .. j
-      names[#names + 1] = 'f' .. j
-      names[#names + 1] = 's' .. j
-    end
-    local v = redis.call('HMGET', KEYS[2], unpack(names))
-    local h = {}
-    for j = 1, #names do h[names[j]] = int(v[j]) end
+    -- v[1] the streak; bucket j at v[2+4j .. 5+4j]: t, c, f, s.
+    local v = redis.call('HMGET', KEYS[2], 'streak',
+      't0', 'c0', 'f0', 's0', 't1', 'c1', 'f1', 's1', 't2', 'c2', 'f2', 's2', 't3', 'c3', 'f3', 's3',
+      't4', 'c4', 'f4', 's4', 't5', 'c5', 'f5', 's5', 't6', 'c6', 'f6', 's6', 't7', 'c7', 'f7', 's7',
+      't8', 'c8', 'f8', 's8', 't9', 'c9', 'f9', 's9')
+    for j = 1, 41 do v[j] = int(v[j]) end
     if calls > 0 then
-      local si = tostring(i)
-      if h['t' .. si] ~= b then
-        h['t' .. si], h['c' .. si], h['f' .. si], h['s' .. si] = b, 0, 0, 0
+      local o = 2 + 4 * i
+      if v[o] ~= b then
+        v[o], v[o + 1], v[o + 2], v[o + 3] = b, 0, 0, 0
       end
-      h['c' .. si] = h['c' .. si] + calls
-      h['f' .. si] = h['f' .. si] + fails
-      h['s' .. si] = h['s' .. si] + slow
+      v[o + 1], v[o + 2], v[o + 3] = v[o + 1] + calls, v[o + 2] + fails, v[o + 3] + slow
       if fails == calls then
-        h['streak'] = h['streak'] + fails
+        v[1] = v[1] + fails
       else
-        h['streak'] = streak
+        v[1] = streak
       end
-      redis.call('HSET', KEYS[2], 't' .. si, fmt(b), 'c' .. si, fmt(h['c' .. si]), 'f' .. si, fmt(h['f' .. si]),
-        's' .. si, fmt(h['s' .. si]), 'streak', fmt(h['streak']))
+      redis.call('HSET', KEYS[2], 't' .. i, fmt(b), 'c' .. i, fmt(v[o + 1]), 'f' .. i, fmt(v[o + 2]),
+        's' .. i, fmt(v[o + 3]), 'streak', fmt(v[1]))
       redis.call('PEXPIRE', KEYS[2], ARGV[7])
     end
-    out[4] = h['streak']
-    for j = 0, 9 do
-      local t = h['t' .. j]
+    out[4] = v[1]
+    for o = 2, 38, 4 do
+      local t = v[o]
       if t > b - 10 and t <= b then
-        out[1] = out[1] + h['c' .. j]
-        out[2] = out[2] + h['f' .. j]
-        out[3] = out[3] + h['s' .. j]
+        out[1], out[2], out[3] = out[1] + v[o + 1], out[2] + v[o + 2], out[3] + v[o + 3]
       end
     end
   end

@@ -137,3 +137,6 @@ func (s *Server) Resume() {
 		s.t.Fatal(err)
 	}
 }
+
+// PID returns the server's process id.
+func (s *Server) PID() int { return s.cmd.Process.Pid }

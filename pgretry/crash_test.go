@@ -27,7 +27,8 @@ import (
 // PostgreSQL sends that message as a WARNING notice, not as an error
 // (quickdie in postgres.c uses WARNING_CLIENT_ONLY), so pgx hands it to
 // ConnConfig.OnNotice and the statement fails on the closed connection
-// instead: "conn closed" (not_sent), or an EOF (unreachable). While
+// instead: "conn closed" or an EOF (unreachable; not_sent if no byte of
+// the statement was written, the connection having been reset). While
 // recovery runs, a new connection is refused with 57P03 (shutdown), for a
 // time too short to hold; TestCannotConnectNow covers 57P03. The rule for
 // a 57P02 error is unit-tested in TestClassify. What this test checks is

@@ -127,14 +127,14 @@ func TestHostileRedis(t *testing.T) {
 	srv := redistest.Start(t)
 	admin := srv.Admin(t)
 	type instance struct {
-		b                     *breaker.Breaker
-		store                 *redisbreaker.Store
-		mu                    sync.Mutex
-		inFlight              map[int64]int64 // probes out, by spell
-		spell                 atomic.Int64    // transitions the instance reported
-		maxInFlight           atomic.Int64
-		opened                atomic.Int64
-		allowed, refused      atomic.Int64
+		b                *breaker.Breaker
+		store            *redisbreaker.Store
+		mu               sync.Mutex
+		inFlight         map[int64]int64 // probes out, by spell
+		spell            atomic.Int64    // transitions the instance reported
+		maxInFlight      atomic.Int64
+		opened           atomic.Int64
+		allowed, refused atomic.Int64
 	}
 	fleet := make([]*instance, instances)
 	for i := range fleet {

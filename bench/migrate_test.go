@@ -175,6 +175,20 @@ func TestMigrateCenkalti(t *testing.T) {
 			t.Errorf("cenkalti err %v, recur err %v", err, rerr)
 		}
 	})
+	t.Run("WithMaxElapsedTime", func(t *testing.T) {
+		// WithMaxElapsedTime(70ms) ≡ upto 70ms: no attempt starts later
+		// than 70ms after the first. With waits of 20ms and instant
+		// attempts, both start attempts at 0, 20, 40 and 60ms and stop
+		// there (cenkalti on the real clock: 10ms of slack).
+		n := 0
+		_, err := backoff.Retry(context.Background(), func() (int, error) { n++; return 0, errMigrate },
+			backoff.WithBackOff(&backoff.ConstantBackOff{Interval: 20 * time.Millisecond}),
+			backoff.WithMaxElapsedTime(70*time.Millisecond))
+		rn, rwaits, rerr := recurRun(t, "exponential(20ms, 100%, 20ms) upto 70ms", nil, errMigrate, -1)
+		if n != 4 || rn != 4 || !slices.Equal(rwaits, ms(20, 20, 20)) || err != errMigrate || !errors.Is(rerr, errMigrate) {
+			t.Errorf("cenkalti: %d attempts, %v; recur: %d attempts, waits %v, %v", n, err, rn, rwaits, rerr)
+		}
+	})
 	t.Run("Permanent", func(t *testing.T) {
 		// backoff.Permanent(err) ≡ a worth func that says no: one attempt,
 		// err returned as it is.
@@ -370,6 +384,12 @@ func TestMigrateSethvargo(t *testing.T) {
 			t.Errorf("go-retry %v, recur %v", got, rec)
 		}
 	})
+	t.Run("NewConstant", func(t *testing.T) {
+		got := goretryDelays(goretry.NewConstant(250*time.Millisecond), 5)
+		if want := delays(t, "exponential(250ms, 100%, 250ms)", 5); !slices.Equal(got, want) {
+			t.Errorf("go-retry %v, recur %v", got, want)
+		}
+	})
 	t.Run("WithJitterPercent", func(t *testing.T) {
 		// WithJitterPercent(10, NewConstant(1s)) ≡ jittered(exponential(1s,
 		// 100%, 1s), 90%, 110%).
@@ -471,6 +491,12 @@ func TestMigrateGobreaker(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// ReadyToTrip ≡ TripWhen, over recur's Counts.
+		bt, err := breaker.New(breaker.Config{TripWhen: func(c breaker.Counts) bool { return c.ConsecutiveFailures >= 3 },
+			FailureRate: -1, OpenFor: schedule.Exponential{Base: open, FactorPct: 100, Cap: open}})
+		if err != nil {
+			t.Fatal(err)
+		}
 		script := []struct {
 			fail  bool
 			sleep bool // wait out the open duration first
@@ -486,9 +512,9 @@ func TestMigrateGobreaker(t *testing.T) {
 			if s.sleep {
 				time.Sleep(open + 20*time.Millisecond)
 			}
-			g, r := gobreakerCall(cb, s.fail), recurCall(b, s.fail)
-			if g != r {
-				t.Errorf("call %d (fail %v): gobreaker %+v, recur %+v", i+1, s.fail, g, r)
+			g, r, rt := gobreakerCall(cb, s.fail), recurCall(b, s.fail), recurCall(bt, s.fail)
+			if g != r || g != rt {
+				t.Errorf("call %d (fail %v): gobreaker %+v, recur %+v, recur with TripWhen %+v", i+1, s.fail, g, r, rt)
 			}
 		}
 		if s := recurCall(b, false); s.state != "closed" {

@@ -44,6 +44,7 @@ const (
 	AfterReply
 )
 
+// String names the point, as the matrix's case names do.
 func (p Point) String() string {
 	switch p {
 	case Idle:

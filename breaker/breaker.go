@@ -66,7 +66,18 @@ type Breaker struct {
 // breaker's Record with the call's verdict, once: Record marks it
 // recorded, so that recording it again counts nothing. It is a small
 // value; the zero Permit records nothing.
+//
+// A Permit must not be copied once Allow has returned it: a copy would be
+// recorded as a second call. go vet's copylocks check reports a copy
+// (p2 := p, a Permit passed or ranged over by value), at no cost at run
+// time; keep it in one variable or field and pass its address.
 type Permit struct {
+	_ noCopy
+	g grant
+}
+
+// grant is what a Permit holds; the breaker passes it around by value.
+type grant struct {
 	w      uint64 // the breaker's word when it admitted the call, probes and armed bit masked
 	start  int64  // when, if the breaker times calls
 	slot   uint16 // the probe's slot + 1, if half-open
@@ -126,12 +137,12 @@ func (b *Breaker) Allow() (Permit, error) {
 		w := b.word.Load()
 		switch stateOf(w) {
 		case Closed, Disabled, MetricsOnly:
-			return b.permit(w), nil
+			return Permit{g: b.permit(w)}, nil
 		case HalfOpen:
 			if probesOf(w) < b.s.HalfOpenProbes {
-				p, ok, again := b.tryProbe(w)
+				g, ok, again := b.tryProbe(w)
 				if ok {
-					return p, nil
+					return Permit{g: g}, nil
 				}
 				if again {
 					continue
@@ -154,44 +165,44 @@ func (b *Breaker) Allow() (Permit, error) {
 	}
 }
 
-func (b *Breaker) permit(w uint64) Permit {
-	p := Permit{w: w & sameMask}
+func (b *Breaker) permit(w uint64) grant {
+	g := grant{w: w & sameMask}
 	if b.s.SlowCall > 0 {
-		p.start = b.now()
+		g.start = b.now()
 	}
-	return p
+	return g
 }
 
 // tryProbe admits a probe if the half-open breaker whose word is w has
 // a free slot, here and, with a store, across the fleet; again means the
 // word changed meanwhile, and the caller should look again.
-func (b *Breaker) tryProbe(w uint64) (p Permit, ok, again bool) {
+func (b *Breaker) tryProbe(w uint64) (g grant, ok, again bool) {
 	if b.fleet == nil {
-		p, ok = b.probe(w)
-		return p, ok, !ok
+		g, ok = b.probe(w)
+		return g, ok, !ok
 	}
 	gen, claimed, goOn := b.claim(w)
 	if !goOn {
-		return Permit{}, false, false
+		return grant{}, false, false
 	}
-	if p, ok = b.probe(w); !ok && claimed {
+	if g, ok = b.probe(w); !ok && claimed {
 		_ = b.fleet.link.Release(gen)
 	}
-	return p, ok, !ok
+	return g, ok, !ok
 }
 
 // probe admits a probe into a free slot of the half-open breaker whose
 // word is still w; false means the word changed meanwhile.
-func (b *Breaker) probe(w uint64) (Permit, bool) {
+func (b *Breaker) probe(w uint64) (grant, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.word.Load() != w || probesOf(w) >= b.s.HalfOpenProbes {
-		return Permit{}, false
+		return grant{}, false
 	}
 	b.word.Store(w + probeOne)
-	p := b.permit(w)
-	p.slot, p.ticket = b.probes.take()
-	return p, true
+	g := b.permit(w)
+	g.slot, g.ticket = b.probes.take()
+	return g, true
 }
 
 func (b *Breaker) reject() (Permit, error) {
@@ -220,15 +231,16 @@ func (b *Breaker) reject() (Permit, error) {
 // Record marks *p recorded. Recording it again counts nothing: Stats
 // counts it in Duplicates and Config.Logger gets a record at Debug. So
 // does recording a copy of a half-open probe's Permit whose original was
-// recorded, since each probe carries a ticket; a copy of a closed
-// breaker's Permit is a second permit, so record the one Allow gave, not
-// copies of it. A nil p or the zero Permit records nothing.
+// recorded, since each probe carries a ticket. A copy of a closed
+// breaker's Permit cannot be told from a second permit at run time
+// without slowing every call, so copying one is what go vet reports (see
+// Permit). A nil p or the zero Permit records nothing.
 func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 	if pp == nil {
 		return
 	}
-	p := *pp
-	pp.w = recorded
+	p := pp.g
+	pp.g.w = recorded
 	w := b.word.Load()
 	if w&sameMask != p.w { // never true of the zero or a recorded Permit
 		if p.w == recorded {
@@ -287,7 +299,7 @@ func (b *Breaker) flushLocked(now int64) transition {
 
 // closed records an outcome on a closed (or metrics-only) breaker that
 // the fast path does not take, and opens it if a rule says so.
-func (b *Breaker) closed(p Permit, failed, slow bool, now int64) {
+func (b *Breaker) closed(p grant, failed, slow bool, now int64) {
 	b.mu.Lock()
 	w := b.word.Load()
 	if w&sameMask != p.w {
@@ -412,7 +424,7 @@ func (b *Breaker) armLocked() {
 // probed records a probe's outcome. An outcome that counts nothing frees
 // the probe's place; once every probe is counted, the probes' rates
 // decide between opening again and closing.
-func (b *Breaker) probed(p Permit, v verdict.Verdict, counted, slow bool, now int64) {
+func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int64) {
 	b.mu.Lock()
 	w := b.word.Load()
 	if w&sameMask != p.w {
@@ -520,3 +532,13 @@ func (b *Breaker) now() int64 {
 
 // at converts a time in ns since New back to the clock's time.
 func (b *Breaker) at(t int64) time.Time { return b.epoch.Add(time.Duration(t)) }
+
+// noCopy makes go vet's copylocks check report a copy of the struct that
+// holds it; it has no size and no cost.
+type noCopy struct{}
+
+// Lock is a no-op that tells go vet's copylocks check a noCopy is a lock.
+func (*noCopy) Lock() {}
+
+// Unlock is a no-op, the other half of Lock.
+func (*noCopy) Unlock() {}

@@ -416,10 +416,9 @@ func TestDoubleRecordWhileClosed(t *testing.T) {
 // A call admitted before a transition says nothing about the new state.
 func TestStaleOutcomesCountNothing(t *testing.T) {
 	b, clock := newBreaker(t, breaker.Config{ConsecutiveFailures: 2})
-	var old []breaker.Permit
-	for range 5 {
-		p, _ := b.Allow()
-		old = append(old, p)
+	old := make([]breaker.Permit, 5)
+	for i := range old {
+		old[i], _ = b.Allow()
 	}
 	b.Record(&old[0], verdict.Failure)
 	b.Record(&old[1], verdict.Failure) // opens

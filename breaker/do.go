@@ -48,8 +48,8 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 	if err != nil {
 		return v, err
 	}
-	if p.slot != 0 {
-		return probe(ctx, b, p, judge, op)
+	if p.g.slot != 0 {
+		return probe(ctx, b, &p, judge, op)
 	}
 	// Not a probe: a panic may leave the permit unrecorded, which counts
 	// what Neutral counts, nothing, so no deferred Record is needed.
@@ -69,9 +69,9 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 
 // probe is Do for a half-open breaker's probe, whose slot must be given
 // back whatever happens: a panic records Neutral.
-func probe[T any](ctx context.Context, b *Breaker, p Permit, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (v T, err error) {
+func probe[T any](ctx context.Context, b *Breaker, p *Permit, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (v T, err error) {
 	rec := verdict.Neutral
-	defer func() { b.Record(&p, rec) }()
+	defer func() { b.Record(p, rec) }()
 	v, err = op(ctx)
 	rec = judged(ctx, judge, v, err)
 	return v, err

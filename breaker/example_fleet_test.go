@@ -42,15 +42,15 @@ func ExampleMemStore() {
 		b.Flush()
 	}
 	clock.Advance(5 * time.Second)
-	let := map[*breaker.Breaker]breaker.Permit{}
+	let := map[*breaker.Breaker]*breaker.Permit{}
 	for _, b := range fleet {
 		if p, err := b.Allow(); err == nil {
-			let[b] = p
+			let[b] = &p
 		}
 	}
 	fmt.Println("probes:", len(let))
 	for b, p := range let {
-		b.Record(&p, verdict.Success)
+		b.Record(p, verdict.Success)
 	}
 	// Unordered output:
 	// instance 1: inventory closed -> open

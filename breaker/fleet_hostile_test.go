@@ -146,23 +146,23 @@ func TestFleetProbeLimitKeptAcrossNotices(t *testing.T) {
 		t.Fatalf("breaker %v, want open", b.State())
 	}
 	clock.Advance(time.Second)
-	var out []breaker.Permit
+	var out []*breaker.Permit
 	for range 4 {
 		if p, err := b.Allow(); err == nil {
-			out = append(out, p)
+			out = append(out, &p)
 		}
 	}
 	r.send(breaker.SharedState{Gen: 7, State: breaker.HalfOpen, Openings: 1, Remaining: time.Second, Delay: time.Second})
 	for range 4 {
 		if p, err := b.Allow(); err == nil {
-			out = append(out, p)
+			out = append(out, &p)
 		}
 	}
 	if len(out) != 2 {
 		t.Errorf("%d probes out at once, want HalfOpenProbes = 2", len(out))
 	}
 	for i := range out {
-		b.Record(&out[i], verdict.Success)
+		b.Record(out[i], verdict.Success)
 	}
 	if diff := cmp.Diff(breaker.Closed, b.State()); diff != "" {
 		t.Errorf("after both probes passed (-want +got)\n%s", diff)

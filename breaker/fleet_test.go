@@ -162,12 +162,12 @@ func TestFleetProbes(t *testing.T) {
 		take()
 		for spell, outcome := range []verdict.Verdict{verdict.Failure, verdict.Success} {
 			clock.Advance(time.Minute)
-			var permits []breaker.Permit
+			var permits []*breaker.Permit
 			var who []int
 			for range 3 {
 				for i, b := range bs {
 					if p, err := b.Allow(); err == nil {
-						permits = append(permits, p)
+						permits = append(permits, &p)
 						who = append(who, i)
 					}
 				}
@@ -176,7 +176,7 @@ func TestFleetProbes(t *testing.T) {
 				t.Fatalf("%d probes, spell %d: %d permits across the fleet", probes, spell, len(permits))
 			}
 			for k, p := range permits {
-				bs[who[k]].Record(&p, outcome)
+				bs[who[k]].Record(p, outcome)
 			}
 			want := breaker.Open
 			if outcome == verdict.Success {

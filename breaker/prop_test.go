@@ -49,7 +49,7 @@ type event struct {
 }
 
 type permit struct {
-	real     breaker.Permit
+	real     *breaker.Permit
 	gen      int
 	start    time.Duration
 	probe    bool
@@ -277,7 +277,7 @@ func TestPropBreakerMatchesModel(t *testing.T) {
 					t.Fatalf("Allow: model admits %v, breaker says %v", ok, err)
 				}
 				if ok {
-					want.real = got
+					want.real = &got
 					held = append(held, want)
 					break
 				}
@@ -289,7 +289,7 @@ func TestPropBreakerMatchesModel(t *testing.T) {
 				i := rapid.IntRange(0, len(held)-1).Draw(t, "permit")
 				v := rapid.SampledFrom(verdicts).Draw(t, "verdict")
 				m.record(&held[i], v)
-				b.Record(&held[i].real, v)
+				b.Record(held[i].real, v)
 				done = append(done, held[i])
 				held = append(held[:i], held[i+1:]...)
 			case op == 9:
@@ -301,7 +301,7 @@ func TestPropBreakerMatchesModel(t *testing.T) {
 				i := rapid.IntRange(0, len(done)-1).Draw(t, "again")
 				v := rapid.SampledFrom(verdicts).Draw(t, "verdict")
 				m.record(&done[i], v)
-				b.Record(&done[i].real, v)
+				b.Record(done[i].real, v)
 			default:
 				s := rapid.SampledFrom([]breaker.State{breaker.Closed, breaker.ForcedOpen, breaker.Disabled, breaker.MetricsOnly}).Draw(t, "operator")
 				m.set(s)

@@ -254,17 +254,17 @@ func (h *hedge[T]) disarm() {
 // started.
 func (h *hedge[T]) launch(now time.Time) error {
 	o := h.o
-	var p breaker.Permit
+	c := &hedgeCopy{}
 	if o.Breaker != nil {
 		var err error
-		if p, err = o.Breaker.Allow(); err != nil {
+		if c.permit, err = o.Breaker.Allow(); err != nil {
 			return err
 		}
 	}
 	h.started++
 	n := h.started
 	cctx, cancel := context.WithCancel(h.ctx)
-	c := &hedgeCopy{n: n, cancel: cancel, permit: p}
+	c.n, c.cancel = n, cancel
 	if o.Observer != nil {
 		c.start = o.mark()
 		if n > 1 {

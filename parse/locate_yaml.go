@@ -10,10 +10,13 @@ import (
 )
 
 // LocateYAML returns err, an error from decoding doc with
-// go.yaml.in/yaml/v3, with what the decoder could not tell a Policy filled
-// in from doc: the key path (Key) of the value at fault and, in a literal
-// block (|), the column in the file. Any other error, or one whose value it
-// cannot find, is returned as it is. For example,
+// go.yaml.in/yaml/v3, gopkg.in/yaml.v3 or gopkg.in/yaml.v2, with what the
+// decoder could not tell a Policy filled in from doc: the key path (Key)
+// of the value at fault and, in a literal block (|), the column in the
+// file. For an error of gopkg.in/yaml.v3 or gopkg.in/yaml.v2, which tell
+// only the line, it finds the value on that line and places the error as
+// exactly as go.yaml.in/yaml/v3 would. Any other error, or one whose value
+// it cannot find, is returned as it is. For example,
 //
 //	yaml: line 5, column 7, at clients.billing.retry: unknown name "tmes"; did you mean "Times"?
 //
@@ -30,6 +33,23 @@ func LocateYAML(doc []byte, err error) error {
 		var root yaml.Node
 		if dec.Decode(&root) != nil {
 			return err
+		}
+		if cerr.col == 0 {
+			// A value under a key or in a list first: the document's
+			// own node, on line 1 too, is the policy only if nothing
+			// inside it is.
+			n, keys, ok := findYAMLLine(&root, cerr, nil, 0)
+			if !ok && len(root.Content) == 1 && yamlFails(root.Content[0], cerr) {
+				n, keys, ok = root.Content[0], nil, true
+			}
+			if ok {
+				e := placed(n, cerr, keys)
+				if e.Column == 0 && e.Err != nil {
+					e.Column = blockIndent(doc, e.line0) + e.Err.Column
+				}
+				return e
+			}
+			continue
 		}
 		if keys, ok := findYAML(&root, cerr.line0, cerr.col, nil); ok {
 			located := *cerr
@@ -82,4 +102,64 @@ func blockIndent(doc []byte, header int) int {
 		}
 	}
 	return 0
+}
+
+// findYAMLLine returns the first value node under n, in the order of the
+// document and below depth 1 (the document's own node), on cerr's line
+// that fails as a Policy as cerr says, with the keys to it.
+func findYAMLLine(n *yaml.Node, cerr *ConfigError, keys []string, depth int) (*yaml.Node, []string, bool) {
+	if depth > 1 && yamlFails(n, cerr) {
+		return n, keys, true
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			if m, k, ok := findYAMLLine(c, cerr, keys, depth+1); ok {
+				return m, k, true
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if m, k, ok := findYAMLLine(n.Content[i+1], cerr, append(keys, n.Content[i].Value), depth+1); ok {
+				return m, k, true
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if m, k, ok := findYAMLLine(c, cerr, append(keys, strconv.Itoa(i)), depth+1); ok {
+				return m, k, true
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// yamlFails reports whether n starts on cerr's line and fails as a Policy
+// as cerr says: a value of the same kind, or the same policy text.
+func yamlFails(n *yaml.Node, cerr *ConfigError) bool {
+	if n.Line != cerr.line0 || n.Kind == yaml.DocumentNode || n.Kind == yaml.AliasNode {
+		return false
+	}
+	found, null := yamlFound(n)
+	switch {
+	case null:
+		return false
+	case cerr.Err == nil:
+		return found != "" && foundKind(found) == foundKind(cerr.Found)
+	}
+	return found == "" && n.Value == cerr.text
+}
+
+// placed returns cerr placed at node n, as go.yaml.in/yaml/v3 would have
+// reported it, with the key path and, in a literal block, the column.
+func placed(n *yaml.Node, cerr *ConfigError, keys []string) *ConfigError {
+	var e *ConfigError
+	if cerr.Err == nil {
+		found, _ := yamlFound(n)
+		e = &ConfigError{Line: n.Line, Column: n.Column, Exact: true, Found: found, format: "yaml", line0: n.Line, col: n.Column}
+	} else {
+		e = yamlError(n, cerr.Err)
+	}
+	e.Key = strings.Join(keys, ".")
+	return e
 }

@@ -18,12 +18,19 @@ import (
 //	}
 //
 // A mistake is reported where the file has it: UnmarshalYAML gives the
-// line and column in the file (a *ConfigError; LocateYAML adds the key),
-// UnmarshalJSON the key path (a *json.UnmarshalTypeError; LocateJSON adds
-// the line and column), and UnmarshalTOML lets github.com/BurntSushi/toml
-// add the key and the line.
+// line and column in the file with go.yaml.in/yaml/v3, the line with
+// gopkg.in/yaml.v3 (a *ConfigError; LocateYAML adds the key, and the
+// column), UnmarshalJSON the key path (a *json.UnmarshalTypeError;
+// LocateJSON adds the line and column), and UnmarshalTOML lets
+// github.com/BurntSushi/toml add the key and the line. For viper and koanf,
+// DecodeHook gives mapstructure what it needs.
 // A value that is not a string (a mapping, a list, a number, a boolean) is
 // an error that says what it is, never a policy left unset.
+//
+// A policy that is missing from the file is not an error when the file is
+// decoded; tag the field policy:"required" or policy:"default=POLICY" and
+// call Check on the decoded configuration to settle it there, or give it
+// its default where it is used, with Or.
 //
 // The zero Policy has a nil Schedule and stands for "not set": it prints
 // and marshals as the empty string, and the empty string unmarshals to it,
@@ -85,3 +92,13 @@ func (p *Policy) UnmarshalText(text []byte) error {
 // Set parses s into p, for flag.Var. Like UnmarshalText, it accepts "" as
 // the zero Policy.
 func (p *Policy) Set(s string) error { return p.UnmarshalText([]byte(s)) }
+
+// Or returns p's schedule, or def when p is not set: the place to give a
+// policy its default where it is used. To give it one when the
+// configuration is loaded, or to require it there, see Check.
+func (p Policy) Or(def schedule.Schedule) schedule.Schedule {
+	if p.Schedule == nil {
+		return def
+	}
+	return p.Schedule
+}

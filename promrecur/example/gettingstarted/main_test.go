@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,13 +18,20 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// TestRun runs the program and checks what each step printed.
+// TestRun runs the program and checks what each step printed. The
+// program runs in a process of its own (this test binary, running
+// TestProgram), as it would from go run: the shared budget of its target
+// lives as long as the process, so a second run in this one (go test
+// -count 2) would start with the bucket the first one left.
 func TestRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var out strings.Builder
-	if err := run(ctx, &out); err != nil {
-		t.Fatalf("run: %v\n%s", err, out.String())
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestProgram$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "GETTINGSTARTED_PROGRAM=1")
+	var out, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the program: %v\n%s%s", err, out.String(), stderr.String())
 	}
 	want := `step 1: Simplicity is prerequisite for reliability. (after 2 requests)
 step 2: policy Intersect(Jittered(Exponential(50ms, 200%, 1s), 0%, 100%), Times(4))
@@ -44,6 +52,17 @@ step 5: recur_retries_total{client="gettingstarted",reason="unlabeled",target="q
 	if out.String() != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out.String(), want)
 	}
+}
+
+// TestProgram is the program, when TestRun runs it.
+func TestProgram(t *testing.T) {
+	if os.Getenv("GETTINGSTARTED_PROGRAM") != "1" {
+		t.Skip("TestRun runs it in a process of its own")
+	}
+	if err := run(context.Background(), os.Stdout); err != nil {
+		t.Fatal(err)
+	}
+	os.Exit(0) // the output is the program's alone
 }
 
 // TestQuoteRetries is step 6 of docs/getting-started.md: the policy tested

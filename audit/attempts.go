@@ -106,7 +106,13 @@ func leastDraws(s schedule.Schedule) schedule.Schedule {
 		return schedule.Intersect{A: leastDraws(v.A), B: leastDraws(v.B)}
 	case schedule.AndThen:
 		return schedule.AndThen{First: leastDraws(v.First), Then: leastDraws(v.Then)}
-	case schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Spaced, schedule.Times:
+	case schedule.Random:
+		return schedule.Random{Lo: v.Lo, Hi: v.Lo}
+	case schedule.Sum:
+		return schedule.Sum{A: leastDraws(v.A), B: leastDraws(v.B)}
+	case schedule.WhileBelow:
+		return schedule.WhileBelow{Inner: leastDraws(v.Inner), Limit: v.Limit}
+	case schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Spaced, schedule.Times:
 		// These take the path after the switch.
 	}
 	return s
@@ -135,7 +141,13 @@ func timeLimit(s schedule.Schedule) (time.Duration, bool) {
 		return bothLimited(v.A, v.B)
 	case schedule.Intersect:
 		return bothLimited(v.A, v.B)
-	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Spaced, schedule.Times:
+	case schedule.WhileBelow:
+		return timeLimit(v.Inner) // it only stops earlier
+	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times:
+		// These take the path after the switch.
+	case schedule.Sum:
+		// A side's UpTo checks its own delay, not the sum: the next
+		// attempt can start past its budget.
 		// These take the path after the switch.
 	}
 	return 0, false
@@ -189,7 +201,9 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 		return schedule.Jittered{Inner: withoutUpTo(v.Inner), LowPct: v.LowPct, HighPct: v.HighPct}
 	case schedule.Capped:
 		return schedule.Capped{Inner: withoutUpTo(v.Inner), Max: v.Max}
-	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Spaced, schedule.Times, schedule.Union:
+	case schedule.WhileBelow:
+		return schedule.WhileBelow{Inner: withoutUpTo(v.Inner), Limit: v.Limit}
+	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union:
 		// These take the path after the switch.
 	}
 	return s

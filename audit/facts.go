@@ -117,7 +117,9 @@ func random(s schedule.Schedule) bool {
 		}
 	case schedule.Decorrelated:
 		return v.Base < v.Cap
-	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
+	case schedule.Random:
+		return v.Lo < v.Hi
+	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	a, b := schedule.Children(s)

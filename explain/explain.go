@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -72,8 +73,12 @@ func statesCount(s schedule.Schedule, max int) bool {
 		return statesCount(s.Inner, max)
 	case schedule.Jittered:
 		return statesCount(s.Inner, max)
+	case schedule.Sum:
+		return statesCount(s.A, max) || statesCount(s.B, max)
+	case schedule.WhileBelow:
+		return statesCount(s.Inner, max)
 	case schedule.AndThen, schedule.Spaced, schedule.Exponential, schedule.Fibonacci,
-		schedule.Decorrelated, schedule.Forever:
+		schedule.Decorrelated, schedule.Forever, schedule.Linear, schedule.Random:
 		return false // no Times that counts from the first attempt
 	}
 	return false
@@ -165,6 +170,38 @@ func Describe(s schedule.Schedule) string {
 		return Describe(s.Inner) + ", each scaled by a random " + strconv.Itoa(s.LowPct) + "–" + strconv.Itoa(s.HighPct) + "%"
 	case schedule.Capped:
 		return Describe(s.Inner) + ", each wait at most " + Duration(s.Max)
+	case schedule.Linear:
+		switch {
+		case s.Step == 0:
+			return "waits " + Duration(s.Base) + " between attempts"
+		case s.Step == s.Base:
+			return "waits grow linearly: " + Duration(s.Base) + ", " + Duration(sat.MulDur(s.Base, 2)) + ", " + Duration(sat.MulDur(s.Base, 3)) + ", …"
+		}
+		return "waits grow linearly from " + Duration(s.Base) + ", " + Duration(s.Step) + " longer each time"
+	case schedule.Random:
+		if s.Lo == s.Hi {
+			return "waits " + Duration(s.Lo) + " between attempts"
+		}
+		return "waits a random " + Duration(s.Lo) + " to " + Duration(s.Hi) + " between attempts"
+	case schedule.Sum:
+		var counts, rest []string
+		for _, p := range flattenSum(s) {
+			if _, ok := p.(schedule.Times); ok {
+				counts = append(counts, Describe(p))
+			} else {
+				rest = append(rest, Describe(p))
+			}
+		}
+		switch len(rest) {
+		case 0:
+		case 1:
+			counts = append(counts, rest[0])
+		default:
+			counts = append(counts, "each wait the sum of ("+strings.Join(rest, ") and (")+"), while all of them go on")
+		}
+		return strings.Join(counts, "; ")
+	case schedule.WhileBelow:
+		return Describe(s.Inner) + "; gives up once a wait would be " + Duration(s.Limit) + " or more"
 	case schedule.UpTo:
 		if s.Budget == schedule.MaxDuration {
 			return Describe(s.Inner) + "; a time budget of " + Duration(s.Budget) + ": in practice none"
@@ -209,6 +246,14 @@ func backToBack(n int) string {
 		return plural(n, "attempt") + " back to back: in practice no limit"
 	}
 	return plural(n, "attempt") + " back to back"
+}
+
+// flattenSum lists the operands of a chain of Sums.
+func flattenSum(s schedule.Schedule) []schedule.Schedule {
+	if i, ok := s.(schedule.Sum); ok {
+		return append(flattenSum(i.A), flattenSum(i.B)...)
+	}
+	return []schedule.Schedule{s}
 }
 
 // flatten lists the operands of a chain of Intersects.

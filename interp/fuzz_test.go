@@ -220,6 +220,17 @@ func maxDelay(s schedule.Schedule) time.Duration {
 		return min(maxDelay(s.Inner), s.Max)
 	case schedule.UpTo:
 		return min(maxDelay(s.Inner), s.Budget)
+	case schedule.Linear:
+		if s.Step == 0 {
+			return s.Base
+		}
+		return schedule.MaxDuration
+	case schedule.Random:
+		return s.Hi
+	case schedule.Sum:
+		return sat.AddDur(maxDelay(s.A), maxDelay(s.B))
+	case schedule.WhileBelow:
+		return min(maxDelay(s.Inner), s.Limit-1)
 	}
 	a, b := schedule.Children(s)
 	return max(maxDelay(a), maxDelay(b))

@@ -178,6 +178,19 @@ func fingerprint(s schedule.Schedule) uint64 {
 			add(12)
 			add(uint64(s.Base))
 			add(uint64(s.Cap))
+		case schedule.Linear:
+			add(13)
+			add(uint64(s.Base))
+			add(uint64(s.Step))
+		case schedule.Random:
+			add(14)
+			add(uint64(s.Lo))
+			add(uint64(s.Hi))
+		case schedule.Sum:
+			add(15)
+		case schedule.WhileBelow:
+			add(16)
+			add(uint64(s.Limit))
 		}
 		if a, b := schedule.Children(s); a != nil {
 			walk(a)

@@ -37,7 +37,9 @@ func key(s schedule.Schedule) uint64 {
 		return mix(0x4a49545445524544 ^ uint64(s.LowPct)<<32 ^ uint64(s.HighPct))
 	case schedule.Decorrelated:
 		return mix(mix(0x4445434f5252454c^uint64(s.Base)) ^ uint64(s.Cap))
-	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
+	case schedule.Random:
+		return mix(mix(0x52414e444f4d4c4f^uint64(s.Lo)) ^ uint64(s.Hi))
+	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	return 0

@@ -96,6 +96,25 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 			return 0, false
 		}
 		return jitter(d, int64(s.LowPct), int64(s.HighPct), r.draw(nd)), true
+	case schedule.Linear:
+		if nd.k == 1 {
+			nd.stA = int64(s.Base)
+		} else {
+			nd.stA = sat.Add(nd.stA, int64(s.Step))
+		}
+		return nd.stA, true
+	case schedule.Random:
+		return int64(s.Lo) + uniform(r.draw(nd), int64(s.Hi-s.Lo)), true
+	case schedule.WhileBelow:
+		d, ok := r.step(nd.a, st, now)
+		if !ok || d >= int64(s.Limit) {
+			return 0, false
+		}
+		return d, true
+	case schedule.Sum:
+		da, oka := r.step(nd.a, st, now)
+		db, okb := r.step(nd.b, st, now)
+		return sat.Add(da, db), oka && okb
 	case schedule.Capped:
 		d, ok := r.step(nd.a, st, now)
 		return min(d, int64(s.Max)), ok

@@ -143,9 +143,10 @@ func count(s schedule.Schedule) int {
 //	Times N → p; Spaced Every → p; Exponential Base, Cap → p, q and
 //	FactorPct → key (it draws nothing); Fibonacci Base → p;
 //	Decorrelated Base, Cap → p, q; Jittered LowPct, HighPct → p, q;
-//	Capped Max → p; UpTo Budget → p; Union, Intersect, AndThen: the
-//	indexes of A and B (First and Then) → p, q. The child of Jittered,
-//	Capped and UpTo is node i+1.
+//	Capped Max → p; UpTo Budget → p; Linear Base, Step → p, q; Random
+//	Lo, Hi → p, q; WhileBelow Limit → p; Union, Intersect, Sum, AndThen:
+//	the indexes of A and B (First and Then) → p, q. The child of
+//	Jittered, Capped, UpTo and WhileBelow is node i+1.
 //
 // A Jittered over an Exponential and an Intersect with a Times get a fused
 // step; see stepJitteredExponential and stepIntersectTimes. Next decides
@@ -187,6 +188,14 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 		}
 	case schedule.AndThen:
 		nd.step = stepAndThen
+	case schedule.Linear:
+		nd.step, nd.p, nd.q = stepLinear, int64(s.Base), int64(s.Step)
+	case schedule.Random:
+		nd.step, nd.p, nd.q = stepRandom, int64(s.Lo), int64(s.Hi)
+	case schedule.Sum:
+		nd.step = stepSum
+	case schedule.WhileBelow:
+		nd.step, nd.p = stepWhileBelow, int64(s.Limit)
 	}
 	a, b := schedule.Children(s)
 	if a == nil {

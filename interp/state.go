@@ -159,6 +159,13 @@ func (c *stateChecker) check(s schedule.Schedule, i int, k, start int64, atLeast
 			return 0, 0, nodeErr(i, s, "previous delay %d, b %d; want a delay in [%d, %d], 0", nd.a, nd.b, lo, hi)
 		}
 		return i + 1, mayGo, nil
+	case schedule.Linear:
+		if want := linearAt(s, k); nd.a != want || nd.b != 0 {
+			return 0, 0, nodeErr(i, s, "delay %d, b %d at decision %d; want %d, 0", nd.a, nd.b, k, want)
+		}
+		return i + 1, mayGo, nil
+	case schedule.Random:
+		return i + 1, mayGo, zeroAB()
 	case schedule.Jittered, schedule.Capped:
 		// A wrapper decides with its child and stops when it stops.
 		if err := zeroAB(); err != nil {
@@ -175,15 +182,25 @@ func (c *stateChecker) check(s schedule.Schedule, i int, k, start int64, atLeast
 			st |= mayStop // the budget may have run out
 		}
 		return j, st, err
-	case schedule.Intersect:
+	case schedule.WhileBelow:
 		if err := zeroAB(); err != nil {
 			return 0, 0, err
 		}
-		j, sa, err := c.check(s.A, i+1, k, start, false)
+		j, st, err := c.check(s.Inner, i+1, k, start, false)
+		if st&mayGo != 0 {
+			st |= mayStop // the delay may have reached the limit
+		}
+		return j, st, err
+	case schedule.Intersect, schedule.Sum:
+		if err := zeroAB(); err != nil {
+			return 0, 0, err
+		}
+		x, y := schedule.Children(s)
+		j, sa, err := c.check(x, i+1, k, start, false)
 		if err != nil {
 			return 0, 0, err
 		}
-		end, sb, err := c.check(s.B, j, k, start, false)
+		end, sb, err := c.check(y, j, k, start, false)
 		st := sa&sb&mayGo | (sa|sb)&mayStop
 		return end, st, err
 	case schedule.Union:
@@ -281,6 +298,15 @@ func exponentialAt(s schedule.Exponential, k int64) int64 {
 		d = next
 	}
 	return d
+}
+
+// linearAt returns the delay of s at its k-th decision, as stepLinear
+// computes it, or 0 before the first.
+func linearAt(s schedule.Linear, k int64) int64 {
+	if k == 0 {
+		return 0
+	}
+	return sat.Add(int64(s.Base), sat.Mul(k-1, int64(s.Step)))
 }
 
 // fibonacciAt returns the previous and the current delay of s at its k-th

@@ -20,6 +20,7 @@ import (
 //	Exponential   a: the current delay
 //	Fibonacci     a, b: the previous and the current delay
 //	Decorrelated  a: the previous delay
+//	Linear        a: the current delay
 //	Union         a: bit 1 set once A stopped, bit 2 once B stopped
 //	AndThen       a: 1 once First stopped
 type stepFunc func(r *Run, i int, st, now int64) (int64, bool)
@@ -126,7 +127,34 @@ func stepDecorrelated(r *Run, i int, st, now int64) (int64, bool) { // p: Base, 
 	return nd.a, true
 }
 
+func stepLinear(r *Run, i int, st, now int64) (int64, bool) { // p: Base, q: Step
+	nd := &r.nodes[i]
+	nd.enter(st)
+	if nd.k == 1 {
+		nd.a = nd.p
+	} else {
+		nd.a = sat.Add(nd.a, nd.q)
+	}
+	return nd.a, true
+}
+
+func stepRandom(r *Run, i int, st, now int64) (int64, bool) { // p: Lo, q: Hi
+	nd := &r.nodes[i]
+	nd.enter(st)
+	return nd.p + uniform(r.draw(nd.key), nd.q-nd.p), true
+}
+
 // Wrappers: the child is node i+1.
+
+func stepWhileBelow(r *Run, i int, st, now int64) (int64, bool) { // p: Limit
+	nd := &r.nodes[i]
+	nd.enter(st)
+	d, ok := r.step(i+1, st, now)
+	if !ok || d >= nd.p {
+		return 0, false
+	}
+	return d, true
+}
 
 func stepJittered(r *Run, i int, st, now int64) (int64, bool) { // p: LowPct, q: HighPct
 	nd := &r.nodes[i]
@@ -195,6 +223,14 @@ func stepIntersect(r *Run, i int, st, now int64) (int64, bool) {
 	da, oka := r.step(int(nd.p), st, now)
 	db, okb := r.step(int(nd.q), st, now)
 	return max(da, db), oka && okb
+}
+
+func stepSum(r *Run, i int, st, now int64) (int64, bool) {
+	nd := &r.nodes[i]
+	nd.enter(st)
+	da, oka := r.step(int(nd.p), st, now)
+	db, okb := r.step(int(nd.q), st, now)
+	return sat.Add(max(da, 0), max(db, 0)), oka && okb
 }
 
 func stepAndThen(r *Run, i int, st, now int64) (int64, bool) {

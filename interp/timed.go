@@ -29,7 +29,7 @@ func Check(s schedule.Schedule) (timed, valid bool) {
 	case schedule.UpTo:
 		_, valid := Check(v.Inner)
 		return true, valid && v.Budget >= 0
-	case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Spaced, schedule.Union:
+	case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Union, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	return check(s)
@@ -59,6 +59,16 @@ func check(s schedule.Schedule) (timed, valid bool) {
 			return timed, valid && v.Base > 0
 		case schedule.Decorrelated:
 			return timed, valid && v.Base > 0 && v.Cap > 0
+		case schedule.Linear:
+			return timed, valid && v.Base >= 0 && v.Step >= 0
+		case schedule.Random:
+			return timed, valid && v.Lo >= 0 && v.Lo <= v.Hi
+		case schedule.WhileBelow:
+			valid = valid && v.Limit > 0
+			s = v.Inner
+			continue
+		case schedule.Sum:
+			a, b = v.A, v.B
 		case schedule.Jittered:
 			valid = valid && v.LowPct >= 0 && v.HighPct <= 1000 && v.LowPct <= v.HighPct
 			s = v.Inner

@@ -128,6 +128,10 @@ func TestEachRuleFiresAndHoldsBack(t *testing.T) {
 		{"no-delay", "times(3)", "fulljitter(100ms, 30s) & times(3)"},
 		{"no-delay", "forever & times(3)", "times(1)"},
 		{"jitter-above-cap", "jittered(exponential(100ms, 200%, 30s), 0%, 150%) & times(3)", "fulljitter(100ms, 30s) & times(3)"},
+		// rules_language.go
+		{"dead-whilebelow", "whilebelow(backoff(1s, 30s) & times(3), 100ms)", "whilebelow(backoff(1s, 30s) & times(3), 2s)"},
+		{"whilebelow-unreached", "whilebelow(fulljitter(100ms, 2s) & times(3), 1m)", "whilebelow(fulljitter(100ms, 30s), 10s) & times(3)"},
+		{"sum-times", "linear(100ms) + random(0, 100ms) + times(3)", "linear(100ms) + random(0, 100ms) & times(3)"},
 	}
 	tested := map[string]bool{}
 	for _, tt := range tests {

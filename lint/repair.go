@@ -102,7 +102,13 @@ func transform(s schedule.Schedule, f func(orig, n schedule.Schedule) schedule.S
 	case schedule.AndThen:
 		n.First, n.Then = transform(n.First, f), transform(n.Then, f)
 		s = n
-	case schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Spaced, schedule.Times:
+	case schedule.Sum:
+		n.A, n.B = transform(n.A, f), transform(n.B, f)
+		s = n
+	case schedule.WhileBelow:
+		n.Inner = transform(n.Inner, f)
+		s = n
+	case schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times:
 		// These take the path after the switch.
 	}
 	return f(orig, s)

@@ -45,6 +45,9 @@ func Rules() []Rule {
 		{"dead-upto", Warning, "an UpTo budget that ends before the first retry", deadUpTo},
 		{"no-delay", Warning, "retries that never wait", noDelay},
 		{"jitter-above-cap", Info, "jitter above 100% lets delays pass the cap", jitterAboveCap},
+		{"dead-whilebelow", Warning, "a whilebelow limit at or below the first wait: the policy never retries", deadWhileBelow},
+		{"whilebelow-unreached", Info, "a whilebelow limit above every wait: it never gives up", unreachedWhileBelow},
+		{"sum-times", Info, "a times added with +: it adds no wait, & says what it does", sumTimes},
 	}
 }
 
@@ -111,10 +114,14 @@ func tooManyAttempts(in *input, report reportFunc) {
 		whole(in.m.limitAttempts))
 }
 
-// jittered reports whether some ancestor spreads delays randomly.
+// jittered reports whether some ancestor spreads delays randomly: a
+// Jittered, or a Sum with a random part (additive jitter).
 func jittered(anc []schedule.Schedule) bool {
 	for _, a := range anc {
 		if j, ok := a.(schedule.Jittered); ok && j.LowPct < j.HighPct {
+			return true
+		}
+		if addsJitter(a) {
 			return true
 		}
 	}
@@ -158,6 +165,9 @@ func noJitter(in *input, report reportFunc) {
 			}
 		case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
 			// Only a growing delay needs jitter to spread clients apart.
+		case schedule.Linear, schedule.Random, schedule.Sum, schedule.WhileBelow:
+			// A Linear grows by steps, not by a factor, and is usually
+			// jittered by a Random added to it.
 		}
 	})
 }
@@ -179,12 +189,22 @@ func (m *memo) lowerCaps(s schedule.Schedule) schedule.Schedule {
 			return n
 		case schedule.Fibonacci:
 			return schedule.Capped{Inner: n, Max: fixCap}
+		case schedule.Linear:
+			if n.Step > 0 || n.Base > MaxDelay {
+				return schedule.Capped{Inner: n, Max: fixCap}
+			}
+			return n
+		case schedule.Random:
+			if n.Hi > MaxDelay {
+				n.Lo, n.Hi = min(n.Lo, fixCap), fixCap
+			}
+			return n
 		case schedule.Capped:
 			if f, ok := n.Inner.(schedule.Capped); ok { // a Fibonacci capped twice
 				n.Inner, n.Max = f.Inner, min(n.Max, f.Max)
 			}
 			return n
-		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
+		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 			// These take the path after the switch.
 		}
 		return n
@@ -216,7 +236,7 @@ func capBelowBase(in *input, report reportFunc) {
 			if n.Cap < n.Base {
 				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), edit(n, swapDecorrelated))
 			}
-		case schedule.AndThen, schedule.Capped, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
+		case schedule.AndThen, schedule.Capped, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 			// No base and cap to swap.
 		}
 	})
@@ -257,7 +277,22 @@ func raiseDelays(s schedule.Schedule) schedule.Schedule {
 				n.Max = fixCap
 			}
 			return n
-		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Times, schedule.Union, schedule.UpTo:
+		case schedule.Linear:
+			if n.Base < MinDelay {
+				n.Base = fixBase
+			}
+			return n
+		case schedule.Random:
+			if n.Hi < MinDelay {
+				n.Hi = fixBase
+			}
+			return n
+		case schedule.WhileBelow:
+			if n.Limit <= fixBase {
+				n.Limit = fixCap // the raised delays must fit below it
+			}
+			return n
+		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo:
 			// These take the path after the switch.
 		}
 		return n

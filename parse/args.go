@@ -14,7 +14,7 @@ import (
 // bind matches the arguments of call c to the parameters of def, by
 // position and then by name, and returns them in parameter order.
 func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
-	if len(c.Args) != len(def.params) {
+	if len(c.Args) < def.required() || len(c.Args) > len(def.params) {
 		msg := def.name + " takes " + def.sig
 		if len(def.params) == 0 {
 			msg = def.name + " takes no arguments"
@@ -54,6 +54,11 @@ func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
 			return nil, newError(b.src, a.Field.Pos.Offset, field, def.name+": "+def.params[j].name+" is given twice", "")
 		}
 		out[j] = a
+	}
+	for j, p := range def.params {
+		if out[j] == nil && !p.optional {
+			return nil, newError(b.src, c.Name.Pos.Offset, c.Name.Value, def.name+" takes "+def.sig+"; "+p.name+" is missing", "")
+		}
 	}
 	return out, nil
 }

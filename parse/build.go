@@ -153,11 +153,36 @@ func (b *builder) union(p *astPolicy, lo, hi int) (built, error) {
 // inter nests an &-chain to the left: a & b & c is
 // Intersect(Intersect(a, b), c).
 func (b *builder) inter(p *astPolicy, lo, hi int) (built, error) {
+	var (
+		l     built
+		start = lo
+	)
+	for k := lo; k <= hi; k++ {
+		if k < hi && p.Tail[k].Op.Value != "&" {
+			continue
+		}
+		r, err := b.sum(p, start, k)
+		if err != nil {
+			return built{}, err
+		}
+		if start == lo {
+			l = r
+		} else if l, err = b.add(schedule.Intersect{A: l.s, B: r.s}, p.Tail[start-1].Op.Pos.Offset, "Intersect", -1, noArgs, l, r); err != nil {
+			return built{}, err
+		}
+		start = k + 1
+	}
+	return l, nil
+}
+
+// sum nests a +-chain to the left: a + b + c is Sum(Sum(a, b), c). + binds
+// tighter than &: a + b & c is Intersect(Sum(a, b), c).
+func (b *builder) sum(p *astPolicy, lo, hi int) (built, error) {
 	l, err := b.atom(p.operand(lo))
 	for k := lo; k < hi && err == nil; k++ {
 		var r built
 		if r, err = b.atom(p.operand(k + 1)); err == nil {
-			l, err = b.add(schedule.Intersect{A: l.s, B: r.s}, p.Tail[k].Op.Pos.Offset, "Intersect", -1, noArgs, l, r)
+			l, err = b.add(schedule.Sum{A: l.s, B: r.s}, p.Tail[k].Op.Pos.Offset, "Sum", -1, noArgs, l, r)
 		}
 	}
 	return l, err
@@ -189,7 +214,7 @@ func (b *builder) call(c *astAtom) (built, error) {
 	var offs [3]int
 	for i := range offs {
 		offs[i] = -1
-		if i < len(args) {
+		if i < len(args) && args[i] != nil {
 			offs[i] = args[i].valueOffset()
 		}
 	}
@@ -198,10 +223,16 @@ func (b *builder) call(c *astAtom) (built, error) {
 		kids [2]built
 		durs [2]time.Duration
 		ints [2]int
+		left [2]bool // an optional duration left out
 	)
 	nk, nd, ni := 0, 0, 0
 	for i, p := range def.params {
 		a := args[i]
+		if a == nil { // an optional parameter left out: only durations are
+			left[nd] = true
+			nd++
+			continue
+		}
 		switch p.kind {
 		case kindPolicy:
 			if a.Policy == nil {
@@ -249,6 +280,17 @@ func (b *builder) call(c *astAtom) (built, error) {
 		return b.add(schedule.Capped{Inner: kids[0].s, Max: durs[0]}, off, name, bi, offs, kids[0], built{})
 	case bDecorrelated:
 		return b.add(schedule.Decorrelated{Base: durs[0], Cap: durs[1]}, off, name, bi, offs, built{}, built{})
+	case bLinear:
+		if left[1] {
+			durs[1] = durs[0] // linear(base) is base, 2·base, 3·base …
+		}
+		return b.add(schedule.Linear{Base: durs[0], Step: durs[1]}, off, name, bi, offs, built{}, built{})
+	case bRandom:
+		return b.add(schedule.Random{Lo: durs[0], Hi: durs[1]}, off, name, bi, offs, built{}, built{})
+	case bSum:
+		return b.add(schedule.Sum{A: kids[0].s, B: kids[1].s}, off, name, bi, offs, kids[0], kids[1])
+	case bWhileBelow:
+		return b.add(schedule.WhileBelow{Inner: kids[0].s, Limit: durs[0]}, off, name, bi, offs, kids[0], built{})
 	}
 	// backoff and fulljitter: Jittered(Exponential(base, 200%, cap), low, high).
 	j := schedule.Backoff(durs[0], durs[1])

@@ -95,6 +95,10 @@ func TestErrorMessages(t *testing.T) {
 		{"backoff(0, 30s)", "1:9: backoff: base 0s is not positive"},
 		{"fulljitter(1s, -1s)", "1:16: fulljitter: cap -1s is not positive"},
 		{"Fibonacci(0)", "1:11: Fibonacci: base 0s is not positive"},
+		{"linear(-1s)", "1:8: Linear: base -1s is negative"},
+		{"random(2s, 1s)", "1:8: Random: lo 2s above hi 1s"},
+		{"whilebelow(forever, 0s)", "1:21: WhileBelow: limit 0s is not positive"},
+		{"times(2) + (forever + times(0))", "1:29: Times: n 0 is below 1"},
 		// Validation of a nested node.
 		{"Times(2) & (Forever | Times(0))", "1:29: Times: n 0 is below 1"},
 		{"Times(2) &\n  (Forever\n   | Times(0))", "3:12: Times: n 0 is below 1"},

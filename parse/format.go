@@ -17,7 +17,7 @@ const (
 	//
 	//	Intersect(Jittered(Exponential(100ms, 200%, 30s), 50%, 100%), Times(5))
 	Canonical Style = iota
-	// Infix is the form for people: the operators &, |, then and upto,
+	// Infix is the form for people: the operators +, &, |, then and upto,
 	// the helpers backoff and fulljitter where they match exactly, and
 	// lower-case names:
 	//
@@ -55,6 +55,7 @@ const (
 	precThen         // a then b, nested to the right
 	precUnion        // a | b, nested to the left
 	precInter        // a & b, nested to the left
+	precSum          // a + b, nested to the left
 	precAtom         // a call or a parenthesized policy
 )
 
@@ -68,7 +69,9 @@ func prec(s schedule.Schedule) int {
 		return precUnion
 	case schedule.Intersect:
 		return precInter
-	case schedule.Capped, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Spaced, schedule.Times:
+	case schedule.Sum:
+		return precSum
+	case schedule.Capped, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	return precAtom
@@ -97,7 +100,22 @@ func appendInfix(b []byte, s schedule.Schedule, min int) []byte {
 		return appendInfix(append(b, " | "...), s.B, precInter)
 	case schedule.Intersect:
 		b = appendInfix(b, s.A, precInter)
-		return appendInfix(append(b, " & "...), s.B, precAtom)
+		return appendInfix(append(b, " & "...), s.B, precSum)
+	case schedule.Sum:
+		b = appendInfix(b, s.A, precSum)
+		return appendInfix(append(b, " + "...), s.B, precAtom)
+	case schedule.Linear:
+		b = appendDur(append(b, "linear("...), s.Base)
+		if s.Step != s.Base {
+			b = appendDur(append(b, ", "...), s.Step)
+		}
+		return append(b, ')')
+	case schedule.Random:
+		b = appendDur(append(b, "random("...), s.Lo)
+		return append(appendDur(append(b, ", "...), s.Hi), ')')
+	case schedule.WhileBelow:
+		b = appendInfix(append(b, "whilebelow("...), s.Inner, precUpTo)
+		return append(appendDur(append(b, ", "...), s.Limit), ')')
 	case schedule.Times:
 		return append(strconv.AppendInt(append(b, "times("...), int64(s.N), 10), ')')
 	case schedule.Spaced:

@@ -28,6 +28,10 @@ func FuzzParse(f *testing.F) {
 		"Exponental(",
 		"((((((((((",
 		"Times(3) thne Forever",
+		"linear(2s) & times(4)",
+		"exponential(1s, 200%, 1m) + random(0, 1s) & times(5)",
+		"WhileBelow(Linear(100ms, 50ms), 2s) + Sum(forever, Random(1ms, 2ms))",
+		"linear(step=1s)",
 		"",
 	} {
 		f.Add(s)

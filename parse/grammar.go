@@ -10,15 +10,16 @@ import (
 //	policy  = seq [ "upto" duration ]
 //	seq     = union { ("then" | ">>") union }
 //	union   = inter { "|" inter }
-//	inter   = atom  { "&" atom }
+//	inter   = sum   { "&" sum }
+//	sum     = atom  { "+" atom }
 //	atom    = call | "(" policy ")"
 //	call    = name [ "(" [ arg { "," arg } ] ")" ]
 //	arg     = [ field ("=" | ":") ] ( policy | duration | percent | integer )
 //
 // It is read in the equivalent flat form below: a policy is a chain of
-// atoms joined by operators, and the builder applies the three levels of
-// precedence (& over | over then) and the nesting (& and | to the left,
-// then to the right). The language is the same, with fewer productions.
+// atoms joined by operators, and the builder applies the four levels of
+// precedence (+ over & over | over then) and the nesting (+, & and | to
+// the left, then to the right). The language is the same, with fewer productions.
 //
 // participle reads the chains, { op atom } [ "upto" duration ], from the
 // grammar in the struct tags below. The atom, a call with its arguments or
@@ -49,7 +50,7 @@ type astChain struct {
 
 // astOp is an operator and the atom after it.
 type astOp struct {
-	Op  lexer.Token `parser:"@( '&' | '|' | 'then':Ident | '>>' )"`
+	Op  lexer.Token `parser:"@( '&' | '|' | '+' | 'then':Ident | '>>' )"`
 	Rhs *astAtom    `parser:"@@"`
 }
 

@@ -26,7 +26,7 @@ type refPolicy struct {
 }
 
 type refOp struct {
-	Op  lexer.Token `parser:"@( '&' | '|' | 'then':Ident | '>>' )"`
+	Op  lexer.Token `parser:"@( '&' | '|' | '+' | 'then':Ident | '>>' )"`
 	Rhs *refAtom    `parser:"@@"`
 }
 

@@ -16,7 +16,7 @@ const (
 	tokIdent lexer.TokenType = iota + 1 // a name or a keyword: Times, then, upto
 	tokField                            // a parameter name and its "=" or ":": base=
 	tokNum                              // an integer, duration or percentage: 5, 1m30s, 200%
-	tokPunct                            // ( ) , & | >> and a stray = or :
+	tokPunct                            // ( ) , & | + >> and a stray = or :
 )
 
 // lexDef is participle's lexer.Definition for the policy language. It holds
@@ -116,7 +116,7 @@ func (l *lexState) Next() (lexer.Token, error) {
 		}
 		l.off++
 		return l.token(tokPunct, start, l.off), nil
-	case c == ',' || c == '&' || c == '|' || c == '=' || c == ':':
+	case c == ',' || c == '&' || c == '|' || c == '+' || c == '=' || c == ':':
 		l.off++
 		return l.token(tokPunct, start, l.off), nil
 	case c == '>' && start+1 < len(l.src) && l.src[start+1] == '>':

@@ -31,6 +31,9 @@ func (k kind) String() string {
 type param struct {
 	name, goName string
 	kind         kind
+	// optional says the argument may be left out, from the last; the
+	// builder then gives it its default (Linear's step: its base).
+	optional bool
 }
 
 // builtin is a name of the language: a variant or a helper.
@@ -56,39 +59,59 @@ const (
 	bDecorrelated
 	bBackoff
 	bFullJitter
+	bLinear
+	bRandom
+	bSum
+	bWhileBelow
 )
 
 var (
-	pInner = param{"inner", "", kindPolicy}
-	pBase  = param{"base", "", kindDur}
-	pCap   = param{"cap", "", kindDur}
+	pInner = param{"inner", "", kindPolicy, false}
+	pBase  = param{"base", "", kindDur, false}
+	pCap   = param{"cap", "", kindDur, false}
 )
 
 // builtins lists every name of the language, in the order of the b
 // constants. It is never modified.
 var builtins = [...]builtin{
-	bTimes:        mk("Times", param{"n", "", kindInt}),
-	bSpaced:       mk("Spaced", param{"every", "", kindDur}),
-	bExponential:  mk("Exponential", pBase, param{"factor", "FactorPct", kindPct}, pCap),
+	bTimes:        mk("Times", param{"n", "", kindInt, false}),
+	bSpaced:       mk("Spaced", param{"every", "", kindDur, false}),
+	bExponential:  mk("Exponential", pBase, param{"factor", "FactorPct", kindPct, false}, pCap),
 	bFibonacci:    mk("Fibonacci", pBase),
-	bJittered:     mk("Jittered", pInner, param{"low", "LowPct", kindPct}, param{"high", "HighPct", kindPct}),
-	bUnion:        mk("Union", param{"a", "", kindPolicy}, param{"b", "", kindPolicy}),
-	bIntersect:    mk("Intersect", param{"a", "", kindPolicy}, param{"b", "", kindPolicy}),
-	bAndThen:      mk("AndThen", param{"first", "", kindPolicy}, param{"then", "", kindPolicy}),
-	bUpTo:         mk("UpTo", pInner, param{"budget", "", kindDur}),
+	bJittered:     mk("Jittered", pInner, param{"low", "LowPct", kindPct, false}, param{"high", "HighPct", kindPct, false}),
+	bUnion:        mk("Union", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
+	bIntersect:    mk("Intersect", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
+	bAndThen:      mk("AndThen", param{"first", "", kindPolicy, false}, param{"then", "", kindPolicy, false}),
+	bUpTo:         mk("UpTo", pInner, param{"budget", "", kindDur, false}),
 	bForever:      mk("Forever"),
-	bCapped:       mk("Capped", pInner, param{"max", "", kindDur}),
+	bCapped:       mk("Capped", pInner, param{"max", "", kindDur, false}),
 	bDecorrelated: mk("Decorrelated", pBase, pCap),
 	bBackoff:      mk("backoff", pBase, pCap),
 	bFullJitter:   mk("fulljitter", pBase, pCap),
+	bLinear:       mk("Linear", pBase, param{"step", "", kindDur, true}),
+	bRandom:       mk("Random", param{"lo", "", kindDur, false}, param{"hi", "", kindDur, false}),
+	bSum:          mk("Sum", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
+	bWhileBelow:   mk("WhileBelow", pInner, param{"limit", "", kindDur, false}),
 }
 
 func mk(name string, params ...param) builtin {
 	names := make([]string, len(params))
 	for i, p := range params {
 		names[i] = p.name
+		if p.optional {
+			names[i] = "[" + p.name + "]"
+		}
 	}
 	return builtin{name: name, params: params, sig: "(" + strings.Join(names, ", ") + ")"}
+}
+
+// required returns how many of b's parameters must be given.
+func (b *builtin) required() int {
+	n := len(b.params)
+	for n > 0 && b.params[n-1].optional {
+		n--
+	}
+	return n
 }
 
 // lookup returns the index into builtins of name, matched

@@ -36,6 +36,19 @@ func TestParse(t *testing.T) {
 		{"Decorrelated", "Decorrelated(100ms, 10s)", schedule.Decorrelated{Base: 100 * time.Millisecond, Cap: 10 * time.Second}},
 		{"backoff", "backoff(100ms, 30s)", backoff},
 		{"fulljitter", "fulljitter(100ms, 30s)", schedule.FullJitter(100*time.Millisecond, 30*time.Second)},
+		{"Linear", "Linear(2s, 2s)", schedule.Linear{Base: 2 * time.Second, Step: 2 * time.Second}},
+		{"linear with its step left out", "linear(2s)", schedule.Linear{Base: 2 * time.Second, Step: 2 * time.Second}},
+		{"linear by name", "linear(step=100ms, base=500ms)", schedule.Linear{Base: 500 * time.Millisecond, Step: 100 * time.Millisecond}},
+		{"Random", "Random(0s, 1s)", schedule.Random{Lo: 0, Hi: time.Second}},
+		{"Sum", "Sum(Linear(1s, 0s), Random(0s, 3s))", schedule.Sum{A: schedule.Linear{Base: time.Second}, B: schedule.Random{Hi: 3 * time.Second}}},
+		{"WhileBelow", "WhileBelow(Fibonacci(1s), 10s)", schedule.WhileBelow{Inner: schedule.Fibonacci{Base: time.Second}, Limit: 10 * time.Second}},
+		// + binds tighter than &, and nests to the left.
+		{"plus", "linear(1s) + random(0, 1s) + forever & times(3)", schedule.Intersect{
+			A: schedule.Sum{A: schedule.Sum{A: schedule.Linear{Base: time.Second, Step: time.Second}, B: schedule.Random{Hi: time.Second}}, B: schedule.Forever{}},
+			B: schedule.Times{N: 3}}},
+		{"plus in a group", "times(2) & (forever + times(3)) | forever", schedule.Union{
+			A: schedule.Intersect{A: schedule.Times{N: 2}, B: schedule.Sum{A: schedule.Forever{}, B: schedule.Times{N: 3}}},
+			B: schedule.Forever{}}},
 
 		// Names without regard to case.
 		{"upper case", "TIMES(5)", schedule.Times{N: 5}},

@@ -47,8 +47,10 @@ func (l Limits) TotalBounded() bool { return l.MaxTotal < MaxDuration }
 // factors (Jittered with LowPct < HighPct, Decorrelated with Base < Cap), and
 // for Spaced and UpTo nodes over such schedules where they drive the run's
 // timeline themselves: at the root, or along AndThen and UpTo. A Spaced or
-// UpTo inside a Union, Intersect, Jittered or Capped sees a timeline that
-// others shape, and its limits there may be loose. A jitter factor counts
+// UpTo inside a Union, Intersect, Sum, Jittered or Capped sees a timeline
+// that others shape, and its limits there may be loose; so are those of a
+// WhileBelow whose stop depends on the draws or the timeline (over random
+// delays, or over a Spaced, which waits less after a slow attempt). A jitter factor counts
 // as ranging over all of [LowPct%, HighPct%]; the interpreter's draws come
 // within 2⁻⁵³ of HighPct%.
 //
@@ -151,7 +153,7 @@ func untimed(s Schedule) bool {
 	switch s.(type) {
 	case Spaced, UpTo:
 		return false
-	case AndThen, Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Times, Union:
+	case AndThen, Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Linear, Random, Sum, Times, Union, WhileBelow:
 		// These take the path after the switch.
 	}
 	if a, b := Children(s); a != nil {

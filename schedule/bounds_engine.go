@@ -151,6 +151,41 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 		nd.a, nd.b = decorrelated(s, nd.a, nd.b)
 		return true, nd.a, nd.b
 
+	case Linear:
+		if nd.k == 1 {
+			nd.a = int64(s.Base)
+		} else {
+			nd.a = sat.Add(nd.a, int64(s.Step))
+		}
+		return true, nd.a, nd.a
+
+	case Random:
+		return true, int64(s.Lo), int64(s.Hi)
+
+	case Sum:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		oka, loa, hia := e.step(a)
+		okb, lob, hib := e.step(b)
+		return oka && okb, sat.Add(loa, lob), sat.Add(hia, hib)
+
+	case WhileBelow:
+		if !untimed(s.Inner) {
+			// A Spaced waits less after a slow attempt, so a run can go on
+			// longer than one of instant attempts: the rules bound it.
+			e.abort = true
+			return false, 0, 0
+		}
+		ok, lo, hi := e.step(i + 1)
+		limit := int64(s.Limit)
+		switch {
+		case !ok || lo >= limit:
+			return false, 0, 0
+		case hi < limit:
+			return true, lo, hi
+		}
+		e.abort = true // whether it stops depends on the draws
+		return false, 0, 0
+
 	case Jittered:
 		ok, lo, hi := e.step(i + 1)
 		if !ok {
@@ -273,8 +308,23 @@ func (e *engine) ahead(i int) int64 {
 		}
 		return 0
 
-	case Jittered, Capped:
+	case Linear:
+		if s.Step == 0 || nd.a == inf {
+			return inf
+		}
+		return 0
+
+	case Random:
+		return inf
+
+	case Jittered, Capped, WhileBelow:
+		// WhileBelow went on at the last decision, so its inner's delays
+		// are below its limit while they keep their range.
 		return e.ahead(i + 1)
+
+	case Sum:
+		a, b := i+1, i+1+e.nodes[i+1].size
+		return min(e.ahead(a), e.ahead(b))
 
 	case UpTo:
 		m := e.ahead(i + 1)
@@ -327,7 +377,7 @@ func (e *engine) skip(i int, m int64) {
 	switch nd.s.(type) {
 	case Spaced:
 		nd.a += m * (e.dLo / int64(nd.s.(Spaced).Every)) // ahead saw dLo%Every == 0
-	case Jittered, Capped, UpTo:
+	case Jittered, Capped, UpTo, WhileBelow:
 		e.skip(i+1, m)
 	case Union:
 		a, b := i+1, i+1+e.nodes[i+1].size
@@ -337,7 +387,7 @@ func (e *engine) skip(i int, m int64) {
 		if nd.a&2 == 0 {
 			e.skip(b, m)
 		}
-	case Intersect:
+	case Intersect, Sum:
 		a, b := i+1, i+1+e.nodes[i+1].size
 		e.skip(a, m)
 		e.skip(b, m)
@@ -348,7 +398,7 @@ func (e *engine) skip(i int, m int64) {
 		} else {
 			e.skip(b, m)
 		}
-	case Decorrelated, Exponential, Fibonacci, Forever, Times:
+	case Decorrelated, Exponential, Fibonacci, Forever, Linear, Random, Times:
 		// Nothing to skip.
 	}
 }

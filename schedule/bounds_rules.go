@@ -80,7 +80,7 @@ func (a *analyzer) drive(s Schedule, off int64, exact bool) est {
 			}
 		}
 		return upToDriveEst(a.drive(s.Inner, off, exact), b, hazard)
-	case Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Spaced, Times, Union:
+	case Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Linear, Random, Spaced, Sum, Times, Union, WhileBelow:
 		// These take the path after the switch.
 	}
 	return a.ctx(s, off)
@@ -105,10 +105,14 @@ func (a *analyzer) ctx(s Schedule, off int64) est {
 		return unionEst(a.ctx(s.A, off), a.ctx(s.B, off))
 	case Intersect:
 		return intersectEst(a.ctx(s.A, off), a.ctx(s.B, off))
+	case Sum:
+		return sumEst(a.ctx(s.A, off), a.ctx(s.B, off))
+	case WhileBelow:
+		return whileBelowEst(a.ctx(s.Inner, off), int64(s.Limit))
 	case AndThen:
 		// When Then starts depends on the timeline: any time.
 		return seqEst(a.ctx(s.First, off), a.ctx(s.Then, inf))
-	case Decorrelated, Exponential, Fibonacci, Forever, Spaced, Times:
+	case Decorrelated, Exponential, Fibonacci, Forever, Linear, Random, Spaced, Times:
 		// These take the path after the switch.
 	}
 	return leafEst(s)
@@ -217,7 +221,16 @@ func leafEst(s Schedule) est {
 	case Decorrelated:
 		never.dmin, never.dmax = min(int64(s.Base), int64(s.Cap)), int64(s.Cap)
 		return never
-	case AndThen, Capped, Intersect, Jittered, Union, UpTo:
+	case Linear:
+		never.dmin, never.dmax = int64(s.Base), int64(s.Base)
+		if s.Step > 0 {
+			never.dmax = inf // it grows without bound, saturating
+		}
+		return never
+	case Random:
+		never.dmin, never.dmax = int64(s.Lo), int64(s.Hi)
+		return never
+	case AndThen, Capped, Intersect, Jittered, Sum, Union, UpTo, WhileBelow:
 		// These take the path after the switch.
 	}
 	return est{att: 1} // not reached for a valid schedule
@@ -308,6 +321,36 @@ func intersectEst(a, b est) est {
 		lo: min(a.lo, b.lo),
 	}
 	r.hi = min(sat.Add(a.hi, b.hi), sat.Mul(r.dmax, r.att-1))
+	return r.norm()
+}
+
+// sumEst is the est of a Sum: it stops with the first child to stop, and
+// each delay is the sum of the children's.
+func sumEst(a, b est) est {
+	r := est{
+		att:   min(a.att, b.att),
+		never: a.never && b.never,
+		dmin:  sat.Add(a.dmin, b.dmin),
+		dmax:  sat.Add(a.dmax, b.dmax),
+		// It stops with the first child to stop, having waited at least
+		// as long as that child.
+		lo: min(a.lo, b.lo),
+	}
+	r.hi = min(sat.Add(a.hi, b.hi), sat.Mul(r.dmax, r.att-1))
+	return r.norm()
+}
+
+// whileBelowEst is WhileBelow's est: its inner's, but a delay of limit or
+// more stops it.
+func whileBelowEst(i est, limit int64) est {
+	switch {
+	case i.dmax < limit:
+		return i // the limit never bites
+	case i.dmin >= limit:
+		return stopsAtOnce // the first delay already reaches the limit
+	}
+	r := est{att: i.att, dmin: i.dmin, dmax: limit - 1, lo: 0} // it may stop at any decision
+	r.hi = min(i.hi, sat.Mul(r.dmax, r.att-1))
 	return r.norm()
 }
 

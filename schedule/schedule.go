@@ -52,7 +52,8 @@ func FullJitter(base, cap time.Duration) Jittered {
 func Equal(a, b Schedule) bool { return a == b }
 
 // Children returns the child schedules of s in field order: both for Union,
-// Intersect and AndThen, the first only for Jittered, UpTo and Capped, and
+// Intersect, AndThen and Sum, the first only for Jittered, UpTo, Capped and
+// WhileBelow, and
 // none for the leaves. Absent children are nil.
 func Children(s Schedule) (Schedule, Schedule) {
 	switch s := s.(type) {
@@ -62,13 +63,17 @@ func Children(s Schedule) (Schedule, Schedule) {
 		return s.Inner, nil
 	case Capped:
 		return s.Inner, nil
+	case WhileBelow:
+		return s.Inner, nil
 	case Union:
 		return s.A, s.B
 	case Intersect:
 		return s.A, s.B
 	case AndThen:
 		return s.First, s.Then
-	case Decorrelated, Exponential, Fibonacci, Forever, Spaced, Times:
+	case Sum:
+		return s.A, s.B
+	case Decorrelated, Exponential, Fibonacci, Forever, Linear, Random, Spaced, Times:
 		// These take the path after the switch.
 	}
 	return nil, nil

@@ -10,7 +10,11 @@ func (Fibonacci) _ParsePolicyIsNotAScheduleUseItsScheduleField()    {}
 func (Forever) _ParsePolicyIsNotAScheduleUseItsScheduleField()      {}
 func (Intersect) _ParsePolicyIsNotAScheduleUseItsScheduleField()    {}
 func (Jittered) _ParsePolicyIsNotAScheduleUseItsScheduleField()     {}
+func (Linear) _ParsePolicyIsNotAScheduleUseItsScheduleField()       {}
+func (Random) _ParsePolicyIsNotAScheduleUseItsScheduleField()       {}
 func (Spaced) _ParsePolicyIsNotAScheduleUseItsScheduleField()       {}
+func (Sum) _ParsePolicyIsNotAScheduleUseItsScheduleField()          {}
 func (Times) _ParsePolicyIsNotAScheduleUseItsScheduleField()        {}
 func (Union) _ParsePolicyIsNotAScheduleUseItsScheduleField()        {}
 func (UpTo) _ParsePolicyIsNotAScheduleUseItsScheduleField()         {}
+func (WhileBelow) _ParsePolicyIsNotAScheduleUseItsScheduleField()   {}

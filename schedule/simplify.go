@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/recur-go/recur/internal/sat"
 )
 
 // Simplify returns a schedule equivalent to s, usually smaller, in a
@@ -27,7 +29,11 @@ import (
 //     with Times{1} is Times{1}, and so is an UpTo over Times{1}.
 //   - Times merge: the largest in a Union, the smallest in an Intersect, and
 //     adjacent Times{m}, Times{n} in an AndThen chain become Times{m+n-1}.
-//   - UpTo(UpTo(a, x), y) is UpTo(a, min(x, y)); Capped likewise.
+//   - UpTo(UpTo(a, x), y) is UpTo(a, min(x, y)); Capped and WhileBelow
+//     likewise, and a WhileBelow whose Limit no delay reaches goes.
+//   - Sum chains are flattened and ordered like Union's, but keep their
+//     duplicates (a + a waits twice a's delay); Forever, their identity,
+//     goes, the Times keep their smallest and Times{1} absorbs.
 //   - AndThen chains nest to the right, and whatever follows a part that
 //     never stops (Spaced, Forever, an uncapped backoff …) is dropped.
 //
@@ -52,6 +58,14 @@ func simplify(s Schedule) Schedule {
 		return cappedOf(simplify(s.Inner), s.Max)
 	case UpTo:
 		return upToOf(simplify(s.Inner), s.Budget)
+	case WhileBelow:
+		return whileBelowOf(simplify(s.Inner), s.Limit)
+	case Sum:
+		var ops []Schedule
+		for _, op := range appendSum(nil, s) {
+			ops = appendSum(ops, simplify(op))
+		}
+		return sumOf(ops)
 	// A chain is flattened before its operands are simplified, and built
 	// once: simplifying each link of a chain of n would cost n².
 	case Union:
@@ -72,7 +86,7 @@ func simplify(s Schedule) Schedule {
 			chain = appendAndThen(chain, simplify(op))
 		}
 		return andThenOf(chain)
-	case Decorrelated, Exponential, Fibonacci, Forever, Spaced, Times:
+	case Decorrelated, Exponential, Fibonacci, Forever, Linear, Random, Spaced, Times:
 		// These take the path after the switch.
 	}
 	return s // the leaves are already as simple as they get
@@ -110,6 +124,62 @@ func upToOf(in Schedule, budget time.Duration) Schedule {
 	return UpTo{Inner: in, Budget: budget}
 }
 
+func whileBelowOf(in Schedule, limit time.Duration) Schedule {
+	if w, ok := in.(WhileBelow); ok {
+		return whileBelowOf(w.Inner, min(w.Limit, limit))
+	}
+	if maxDelay(in) < limit || in == (Times{1}) {
+		return in // no delay reaches the limit, or it stops at once anyway
+	}
+	return WhileBelow{Inner: in, Limit: limit}
+}
+
+// appendSum appends the operands of a Sum chain s, or s.
+func appendSum(ops []Schedule, s Schedule) []Schedule {
+	if u, ok := s.(Sum); ok {
+		return appendSum(appendSum(ops, u.A), u.B)
+	}
+	return append(ops, s)
+}
+
+// sumOf builds the normal form of the Sum of ops: Forever, its identity,
+// is dropped; the Times keep their smallest, which adds no delay; Times{1}
+// absorbs. Operands are ordered by their String form but, unlike in a
+// Union, duplicates stay: a + a waits twice as long as a.
+func sumOf(ops []Schedule) Schedule {
+	least := math.MaxInt
+	rest := ops[:0]
+	for _, op := range ops {
+		switch op := op.(type) {
+		case Forever:
+		case Times:
+			least = min(least, op.N)
+		case Spaced, Exponential, Fibonacci, Decorrelated, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
+			rest = append(rest, op)
+		}
+	}
+	if least == 1 {
+		return Times{1}
+	}
+	if least < math.MaxInt {
+		rest = append(rest, Times{least})
+	}
+	if len(rest) == 0 {
+		return Forever{}
+	}
+	keys := make([]string, len(rest))
+	idx := make([]int, len(rest))
+	for i, op := range rest {
+		keys[i], idx[i] = op.String(), i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	s := rest[idx[0]]
+	for _, j := range idx[1:] {
+		s = Sum{s, rest[j]}
+	}
+	return s
+}
+
 // appendUnion appends the operands of a Union chain s, or s.
 func appendUnion(ops []Schedule, s Schedule) []Schedule {
 	if u, ok := s.(Union); ok {
@@ -143,7 +213,7 @@ func unionOf(ops []Schedule) Schedule {
 			return op
 		case Times:
 			most = max(most, op.N)
-		case Spaced, Exponential, Fibonacci, Decorrelated, Jittered, Capped, UpTo, Union, Intersect, AndThen:
+		case Spaced, Exponential, Fibonacci, Decorrelated, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -163,7 +233,7 @@ func intersectOf(ops []Schedule) Schedule {
 		case Forever:
 		case Times:
 			least = min(least, op.N)
-		case Spaced, Exponential, Fibonacci, Decorrelated, Jittered, Capped, UpTo, Union, Intersect, AndThen:
+		case Spaced, Exponential, Fibonacci, Decorrelated, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -262,6 +332,17 @@ func maxDelay(s Schedule) time.Duration {
 		return max(maxDelay(s.First), maxDelay(s.Then))
 	case Fibonacci:
 		return MaxDuration // it grows without bound
+	case Linear:
+		if s.Step == 0 {
+			return s.Base
+		}
+		return MaxDuration // it grows without bound
+	case Random:
+		return s.Hi
+	case Sum:
+		return time.Duration(sat.Add(int64(maxDelay(s.A)), int64(maxDelay(s.B))))
+	case WhileBelow:
+		return min(maxDelay(s.Inner), s.Limit-1)
 	}
 	return MaxDuration // not reached for a valid schedule
 }
@@ -269,8 +350,12 @@ func maxDelay(s Schedule) time.Duration {
 // neverStops reports whether s certainly never stops, whatever the timeline.
 func neverStops(s Schedule) bool {
 	switch s := s.(type) {
-	case Forever, Spaced, Exponential, Fibonacci, Decorrelated:
+	case Forever, Spaced, Exponential, Fibonacci, Decorrelated, Linear, Random:
 		return true
+	case Sum:
+		return neverStops(s.A) && neverStops(s.B)
+	case WhileBelow:
+		return maxDelay(s.Inner) < s.Limit && neverStops(s.Inner)
 	case Jittered:
 		return neverStops(s.Inner)
 	case Capped:

@@ -56,3 +56,34 @@ func TestBandHoldsEveryRun(t *testing.T) {
 		t.Errorf("Band of a fixed policy (-want +got):\n%s", diff)
 	}
 }
+
+// TestRunLanguage: linear, whilebelow and + simulate as they step: Polly's
+// linear 2s, 4s, 6s; a whilebelow that gives up at 8s; a sum whose random
+// part the band shows.
+func TestRunLanguage(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want []time.Duration
+	}{
+		{"linear(2s) & times(4)", []time.Duration{2 * time.Second, 4 * time.Second, 6 * time.Second}},
+		{"whilebelow(exponential(1s, 200%, 1h), 5s)", []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}},
+	} {
+		s, err := parse.Parse(tt.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := simulate.Run(context.Background(), s, 1, 0, 100)
+		if diff := cmp.Diff(tt.want, r.DelaysNS); diff != "" || r.Truncated {
+			t.Errorf("%s: truncated %v, delays (-want +got):\n%s", tt.src, r.Truncated, diff)
+		}
+	}
+	s, err := parse.Parse("linear(1s, 0) + random(0, 1s) & times(4)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range simulate.Band(s, 200, 10) {
+		if b.Min < time.Second || b.Max > 2*time.Second || b.Max-b.Min < 800*time.Millisecond {
+			t.Errorf("retry %d: band %+v; want a spread within [1s, 2s]", i+1, b)
+		}
+	}
+}

@@ -30,11 +30,17 @@ func Any() *rapid.Generator[schedule.Schedule] {
 func pick[V any](t *rapid.T, label string, vs ...V) V { return rapid.SampledFrom(vs).Draw(t, label) }
 
 func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
-	kinds := 6
+	kinds := 8
 	if depth > 0 {
-		kinds = 12
+		kinds = 16
 	}
 	kind := rapid.IntRange(0, kinds-1).Draw(t, "anykind")
+	switch {
+	case depth == 0 && kind >= 6: // the leaves added later: Linear, Random
+		kind += 10
+	case kind == 12 || kind == 13:
+		kind += 4
+	}
 	fault := *faults > 0 && rapid.Bool().Draw(t, "fault")
 	if fault {
 		*faults--
@@ -62,6 +68,38 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 		}
 	}
 	switch kind {
+	case 16:
+		l := schedule.Linear{Base: nonneg("base"), Step: nonneg("step")}
+		if fault {
+			if rapid.Bool().Draw(t, "which") {
+				l.Base = neg("base")
+			} else {
+				l.Step = neg("step")
+			}
+		}
+		return l
+	case 17:
+		lo := nonneg("lo")
+		r := schedule.Random{Lo: lo, Hi: pick(t, "hi", lo, schedule.MaxDuration)}
+		if fault {
+			if rapid.Bool().Draw(t, "which") {
+				r.Lo = neg("lo")
+			} else if lo > 0 {
+				r.Hi = lo - 1
+			} else {
+				r.Lo, r.Hi = time.Second, time.Millisecond
+			}
+		}
+		return r
+	case 14:
+		return schedule.Sum{A: child(), B: child()}
+	case 15:
+		w := schedule.WhileBelow{Limit: pos("limit")}
+		if fault {
+			w.Limit = notPos("limit")
+		}
+		w.Inner = child()
+		return w
 	case 0:
 		if fault {
 			return schedule.Times{N: pick(t, "n", 0, -1, math.MinInt)}

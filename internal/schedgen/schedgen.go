@@ -1,6 +1,6 @@
 // Package schedgen generates random valid schedules for property tests.
 //
-// Gen draws every one of the twelve variants, nested to a bounded depth,
+// Gen draws every one of the sixteen variants, nested to a bounded depth,
 // with parameters chosen to exercise the edges (tiny and huge durations,
 // caps below bases, zero budgets) while keeping every value valid.
 package schedgen
@@ -43,10 +43,28 @@ func Duration() *rapid.Generator[time.Duration] {
 func draw(t *rapid.T, depth int) schedule.Schedule {
 	kinds := 5
 	if depth > 0 {
-		kinds = 12
+		kinds = 14
 	}
 	d := Duration()
-	switch rapid.IntRange(0, kinds-1).Draw(t, "kind") {
+	kind := rapid.IntRange(0, kinds-1).Draw(t, "kind")
+	if kind == 4 && rapid.IntRange(0, 2).Draw(t, "newleaf") > 0 {
+		// The leaves added later share Decorrelated's draw, so that the
+		// older leaves keep their odds.
+		kind = 100 + rapid.IntRange(0, 1).Draw(t, "newleafkind")
+	}
+	switch kind {
+	case 100:
+		return schedule.Linear{Base: budget(t), Step: budget(t)}
+	case 101:
+		lo := budget(t)
+		if rapid.Bool().Draw(t, "point") {
+			return schedule.Random{Lo: lo, Hi: lo}
+		}
+		return schedule.Random{Lo: lo, Hi: max(lo, budget(t))}
+	case 12:
+		return schedule.Sum{A: draw(t, depth-1), B: draw(t, depth-1)}
+	case 13:
+		return schedule.WhileBelow{Inner: draw(t, depth-1), Limit: d.Draw(t, "limit")}
 	case 0:
 		return schedule.Times{N: rapid.IntRange(1, 12).Draw(t, "n")}
 	case 1:

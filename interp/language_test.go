@@ -1,0 +1,291 @@
+package interp_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/sat"
+	"github.com/recur-go/recur/interp"
+	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/schedule"
+	"pgregory.net/rapid"
+)
+
+// The later constructs of the language: linear, + (Sum), random and whilebelow,
+// checked against the vectors of the peers' own test suites, each cited by
+// its test's name, and by their laws.
+
+// policy parses src or fails t.
+func policy(t *testing.T, src string) schedule.Schedule {
+	t.Helper()
+	s, err := parse.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestPeerVectorsExact: policies whose every wait a peer's test pins.
+func TestPeerVectorsExact(t *testing.T) {
+	const max = schedule.MaxDuration
+	tests := []struct {
+		peer, src string
+		n         int
+		want      []time.Duration
+	}{
+		// App-vNext/Polly, test/Polly.Core.Tests/Retry/RetryHelperTests.cs,
+		// Linear_Ok: DelayBackoffType.Linear with a base of 1s waits 1s, 2s,
+		// 3s; with a base of zero, 0, 0, 0.
+		{"Polly RetryHelperTests.Linear_Ok", "linear(1s)", 3, []time.Duration{sec, 2 * sec, 3 * sec}},
+		{"Polly RetryHelperTests.Linear_Ok (zero base)", "linear(0)", 3, []time.Duration{0, 0, 0}},
+		// Polly's documentation of DelayBackoffType.Linear: 2s, 4s, 6s for a
+		// 2s delay; MaxRetryAttempts = 3 is times(4) (three retries).
+		{"Polly DelayBackoffType.Linear (docs)", "linear(2s) & times(4)", 10, []time.Duration{2 * sec, 4 * sec, 6 * sec}},
+		// Polly RetryHelperTests.MaxDelay_Ok: Linear, attempt 2 (the third
+		// wait), base 10s, MaxDelay 1s: 1s.
+		{"Polly RetryHelperTests.MaxDelay_Ok (Linear)", "capped(linear(10s), 1s)", 3, []time.Duration{sec, sec, sec}},
+		// jd/tenacity, tests/test_tenacity.py,
+		// TestWaitConditions.test_incrementing_sleep:
+		// wait_incrementing(start=500, increment=100) waits 500, 600, 700.
+		{"tenacity test_incrementing_sleep", "linear(500ms, 100ms)", 3, []time.Duration{500 * ms, 600 * ms, 700 * ms}},
+		// avast/retry-go, retry_test.go, TestCombineDelay: the sum of the
+		// delays of the functions combined, saturating. "empty" is 0: the
+		// empty sum is Forever, +'s identity.
+		{"retry-go TestCombineDelay/empty", "forever", 3, []time.Duration{0, 0, 0}},
+		{"retry-go TestCombineDelay/single", "linear(1s, 0)", 2, []time.Duration{sec, sec}},
+		{"retry-go TestCombineDelay/overflow", "linear(2562047h47m16.854775807s, 0) + linear(1s, 0) + linear(1ms, 0)", 2, []time.Duration{max, max}},
+		// Soostone/retry, src/Control/Retry.hs, limitRetriesByDelay i p:
+		// "once the given time-delay amount has been reached or exceeded, the
+		// policy will stop retrying": exponentialBackoff 1s doubles, 8s ≥ 5s.
+		{"Soostone/retry limitRetriesByDelay", "whilebelow(exponential(1s, 200%, 1h), 5s)", 10, []time.Duration{sec, 2 * sec, 4 * sec}},
+		// A wait of exactly the limit gives up too (≥).
+		{"Soostone/retry limitRetriesByDelay (equal)", "whilebelow(exponential(1s, 200%, 1h), 4s)", 10, []time.Duration{sec, 2 * sec}},
+		// cb372/cats-retry, the Scala port, PoliciesSuite "limitRetriesByDelay
+		// - give up if the underlying policy chooses a delay greater than the
+		// threshold": 101ms over a 100ms threshold gives up; 99ms goes on.
+		{"cats-retry limitRetriesByDelay (101ms)", "whilebelow(linear(101ms, 0), 100ms)", 3, nil},
+		{"cats-retry limitRetriesByDelay (99ms)", "whilebelow(linear(99ms, 0), 100ms)", 3, []time.Duration{99 * ms, 99 * ms, 99 * ms}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.peer, func(t *testing.T) {
+			s := policy(t, tt.src)
+			for _, seed := range []uint64{0, 1, 0xdeadbeef} {
+				if diff := cmp.Diff(tt.want, delays(s, seed, tt.n)); diff != "" {
+					t.Errorf("%s (seed %d) (-%s +recur):\n%s", tt.src, seed, tt.peer, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestPeerVectorsRandom: sums with a random part, whose waits the peers'
+// tests bound. tenacity's wait_random(min, max) is uniform in [min, max];
+// recur's random(lo, hi) includes hi too.
+func TestPeerVectorsRandom(t *testing.T) {
+	tests := []struct {
+		peer, src string
+		lo, hi    time.Duration
+	}{
+		// jd/tenacity, tests/test_tenacity.py, test_wait_combine and
+		// test_wait_double_sum: wait_random(0, 3) + wait_fixed(5) waits
+		// 5 ≤ w < 8.
+		{"tenacity test_wait_double_sum", "random(0, 3s) + linear(5s, 0)", 5 * sec, 8 * sec},
+		// test_wait_triple_sum: wait_fixed(1) + wait_random(0, 3) +
+		// wait_fixed(5) waits 6 ≤ w < 9.
+		{"tenacity test_wait_triple_sum", "linear(1s, 0) + random(0, 3s) + linear(5s, 0)", 6 * sec, 9 * sec},
+		// avast/retry-go's default DelayType, CombineDelay(BackOffDelay,
+		// RandomDelay): 100ms·2ⁿ plus a random jitter below 100ms (its
+		// default MaxJitter); the first wait is 100ms to 200ms.
+		{"retry-go default CombineDelay(BackOffDelay, RandomDelay)", "exponential(100ms, 200%, 1h) + random(0, 100ms)", 100 * ms, 200 * ms},
+	}
+	for _, tt := range tests {
+		t.Run(tt.peer, func(t *testing.T) {
+			s := policy(t, tt.src)
+			seen := map[time.Duration]bool{}
+			for seed := range uint64(1000) {
+				d := delays(s, seed, 1)[0]
+				if d < tt.lo || d > tt.hi {
+					t.Fatalf("%s, seed %d: first wait %v outside [%v, %v]", tt.src, seed, d, tt.lo, tt.hi)
+				}
+				seen[d] = true
+			}
+			if len(seen) < 900 {
+				t.Errorf("%s: %d distinct first waits of 1000 seeds; the draws do not spread", tt.src, len(seen))
+			}
+			f := schedule.FirstWait(s)
+			if f.MinTotal != tt.lo || f.MaxTotal != tt.hi {
+				t.Errorf("FirstWait(%s) = [%v, %v]; want [%v, %v]", tt.src, f.MinTotal, f.MaxTotal, tt.lo, tt.hi)
+			}
+		})
+	}
+}
+
+// TestPeerWhileBelowIncreasing: Soostone/retry's test/Tests/Control/Retry.hs,
+// "positive, nonzero exponential backoff is always incrementing": the delays
+// of limitRetriesByDelay maxBound (exponentialBackoff delay) are sorted and
+// distinct. recur's exponential saturates at its cap, the largest Duration,
+// which whilebelow then gives up on.
+func TestPeerWhileBelowIncreasing(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		base := time.Duration(rapid.Int64Range(1, int64(time.Hour)).Draw(t, "base"))
+		s := schedule.WhileBelow{Inner: schedule.Exponential{Base: base, FactorPct: 200, Cap: schedule.MaxDuration}, Limit: schedule.MaxDuration}
+		ds := delays(s, 0, 1000)
+		if len(ds) == 1000 {
+			t.Fatalf("%v never stops", s)
+		}
+		if !slices.IsSorted(ds) || len(slices.Compact(slices.Clone(ds))) != len(ds) {
+			t.Fatalf("%v: delays %v are not strictly increasing", s, ds)
+		}
+	})
+}
+
+// The laws of +: commutative, associative, Forever its identity, Times(1)
+// absorbing.
+func TestLawSumCommutative(t *testing.T) {
+	law(t, func(t *rapid.T) (schedule.Schedule, schedule.Schedule) {
+		a, b := gen(t, "a"), gen(t, "b")
+		return schedule.Sum{A: a, B: b}, schedule.Sum{A: b, B: a}
+	})
+}
+
+func TestLawSumAssociative(t *testing.T) {
+	law(t, func(t *rapid.T) (schedule.Schedule, schedule.Schedule) {
+		a, b, c := gen(t, "a"), gen(t, "b"), gen(t, "c")
+		return schedule.Sum{A: schedule.Sum{A: a, B: b}, B: c}, schedule.Sum{A: a, B: schedule.Sum{A: b, B: c}}
+	})
+}
+
+func TestLawSumIdentityIsForever(t *testing.T) {
+	law(t, func(t *rapid.T) (schedule.Schedule, schedule.Schedule) {
+		a := gen(t, "a")
+		if rapid.Bool().Draw(t, "left") {
+			return schedule.Sum{A: schedule.Forever{}, B: a}, a
+		}
+		return schedule.Sum{A: a, B: schedule.Forever{}}, a
+	})
+}
+
+func TestLawSumAbsorbedByTimes1(t *testing.T) {
+	law(t, func(t *rapid.T) (schedule.Schedule, schedule.Schedule) {
+		return schedule.Sum{A: gen(t, "a"), B: schedule.Times{N: 1}}, schedule.Times{N: 1}
+	})
+}
+
+// A Times adds no wait: it bounds the attempts as in an Intersect.
+func TestLawSumTimesIsIntersect(t *testing.T) {
+	law(t, func(t *rapid.T) (schedule.Schedule, schedule.Schedule) {
+		a, tn := gen(t, "a"), schedule.Times{N: n(t, "n")}
+		return schedule.Sum{A: a, B: tn}, schedule.Intersect{A: a, B: tn}
+	})
+}
+
+// Each wait of a + b is a's plus b's, saturating, while both go on.
+func TestLawSumAddsDelays(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := gen(t, "a"), gen(t, "b")
+		if interp.NeedsStart(a) || interp.NeedsStart(b) {
+			t.Skip("timed: a and b alone see another timeline than inside the sum")
+		}
+		seed := rapid.Uint64().Draw(t, "seed")
+		da, db, ds := delays(a, seed, 100), delays(b, seed, 100), delays(schedule.Sum{A: a, B: b}, seed, 100)
+		if len(ds) != min(len(da), len(db)) {
+			t.Fatalf("%v + %v: %d waits; want %d", a, b, len(ds), min(len(da), len(db)))
+		}
+		for i := range ds {
+			if want := sat.AddDur(da[i], db[i]); ds[i] != want {
+				t.Fatalf("%v + %v: wait %d is %v; want %v + %v", a, b, i, ds[i], da[i], db[i])
+			}
+		}
+	})
+}
+
+// The bounds of a + b add up: for untimed schedules that never stop, cut
+// to 6 attempts, the least and the most total wait are the sums of the
+// sides'.
+func TestPropSumBoundsAdd(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := gen(t, "a"), gen(t, "b")
+		if interp.NeedsStart(a) || interp.NeedsStart(b) || schedule.Stops(a) || schedule.Stops(b) || randomStop(a) || randomStop(b) {
+			t.Skip("timed, stops, or a stop that depends on draws: Bounds follows rules there, not the run")
+		}
+		cut := func(s schedule.Schedule) schedule.Limits {
+			return schedule.Bounds(schedule.Intersect{A: s, B: schedule.Times{N: 6}})
+		}
+		la, lb, ls := cut(a), cut(b), cut(schedule.Sum{A: a, B: b})
+		if ls.MinTotal != sat.AddDur(la.MinTotal, lb.MinTotal) || ls.MaxTotal != sat.AddDur(la.MaxTotal, lb.MaxTotal) {
+			t.Fatalf("Bounds of (%v + %v) & times(6) = %+v; sides %+v and %+v", a, b, ls, la, lb)
+		}
+	})
+}
+
+// linear(base, step) waits base + (k−1)·step: linear(base) waits base·k.
+func TestLawLinearDelays(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		base := time.Duration(rapid.Int64Range(0, int64(time.Hour)).Draw(t, "base"))
+		step := base
+		if rapid.Bool().Draw(t, "own step") {
+			step = time.Duration(rapid.Int64Range(0, int64(time.Hour)).Draw(t, "step"))
+		}
+		for k, d := range delays(schedule.Linear{Base: base, Step: step}, 0, 50) {
+			if want := sat.AddDur(base, sat.MulDur(step, int64(k))); d != want {
+				t.Fatalf("Linear(%v, %v) wait %d: %v; want %v", base, step, k+1, d, want)
+			}
+		}
+	})
+}
+
+// Random waits within [lo, hi].
+func TestLawRandomWithinRange(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lo := time.Duration(rapid.Int64Range(0, int64(schedule.MaxDuration)).Draw(t, "lo"))
+		hi := time.Duration(rapid.Int64Range(int64(lo), int64(schedule.MaxDuration)).Draw(t, "hi"))
+		for _, d := range delays(schedule.Random{Lo: lo, Hi: hi}, rapid.Uint64().Draw(t, "seed"), 50) {
+			if d < lo || d > hi {
+				t.Fatalf("Random(%v, %v) waited %v", lo, hi, d)
+			}
+		}
+	})
+}
+
+// A limit above every wait the inner schedule can choose never bites.
+func TestLawWhileBelowAboveEveryWaitIsInner(t *testing.T) {
+	law(t, func(t *rapid.T) (schedule.Schedule, schedule.Schedule) {
+		a := gen(t, "a")
+		m := schedule.MaxDelayAnyPace(a)
+		if m == schedule.MaxDuration {
+			t.Skip("no wait bound")
+		}
+		return schedule.WhileBelow{Inner: a, Limit: m + 1}, a
+	})
+}
+
+func TestLawWhileBelowWhileBelowIsMin(t *testing.T) {
+	law(t, func(t *rapid.T) (schedule.Schedule, schedule.Schedule) {
+		a := gen(t, "a")
+		x, y := max(limit(t, "x"), 1), max(limit(t, "y"), 1)
+		return schedule.WhileBelow{Inner: schedule.WhileBelow{Inner: a, Limit: x}, Limit: y}, schedule.WhileBelow{Inner: a, Limit: min(x, y)}
+	})
+}
+
+// No wait of a whilebelow reaches its limit.
+func TestLawWhileBelowWaitsBelowLimit(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := schedule.WhileBelow{Inner: gen(t, "a"), Limit: max(limit(t, "x"), 1)}
+		for _, d := range lawDrive(s, rapid.Uint64().Draw(t, "seed"), drawRun(t).durs) {
+			if d.OK && d.Delay >= s.Limit {
+				t.Fatalf("%v waited %v", s, d.Delay)
+			}
+		}
+	})
+}
+
+// Stepping the new constructs allocates nothing.
+func TestLanguageStepAllocatesNothing(t *testing.T) {
+	s := policy(t, "whilebelow(linear(100ms) + random(0, 50ms) + exponential(1ms, 150%, 1s), 1h) & times(1073741824)")
+	r := interp.Start(s, 1)
+	if n := testing.AllocsPerRun(1000, func() { r.Next(0, 0) }); n != 0 {
+		t.Errorf("Next of %v allocates %v times", s, n)
+	}
+}

@@ -8,7 +8,7 @@ import "sync"
 // and each success refills by 0.1, with retries made only while more than
 // half of the tokens are left. A target that fails every call therefore
 // sees about 10% extra load from retries, never a multiple of its load
-// (the SRE book, chapter 22, "Handling Overload").
+// (the SRE book, chapter 21, "Handling Overload").
 //
 // It is the zero TokenBucketConfig, spelled out.
 func DefaultConfig() TokenBucketConfig {

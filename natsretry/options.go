@@ -39,8 +39,16 @@ type RetryOptions struct {
 	Observer retry.Observer
 
 	// Budget, if not nil, bounds the retries of marked requests (see
-	// package budget).
+	// package budget). Nil means the server's shared default budget,
+	// budget.Shared().Get(target) with the target described at Observer:
+	// gRFC A6's token bucket, shared by every call to that server in the
+	// process.
 	Budget budget.Budget
+
+	// Unthrottled turns the default budget off, so that only the schedule
+	// limits the retries of marked requests. Setting both Unthrottled and
+	// Budget is an error.
+	Unthrottled bool
 }
 
 // runner returns o as the runner's options.
@@ -53,5 +61,6 @@ func (o RetryOptions) runner() retry.Options {
 		OnRecovered:    o.OnRecovered,
 		Observer:       o.Observer,
 		Budget:         o.Budget,
+		Unthrottled:    o.Unthrottled,
 	}
 }

@@ -13,16 +13,14 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// DefaultPolicy is the schedule of a Config that sets neither Schedule nor
-// Policy: full-jitter waits from 50 ms doubling up to 1 s, at most 5
-// attempts. The request's context bounds it too.
-const DefaultPolicy = "fulljitter(50ms, 1s) & times(5)"
-
 // Config says how marked requests are retried. The zero value is usable:
-// DefaultPolicy, the real clock, no attempt timeout.
+// retry.DefaultSchedule(), recur's default policy (full jitter from 100ms
+// doubling to 2s, three attempts in all), within the server's shared
+// default budget; the real clock; no attempt timeout.
 type Config struct {
 	// Schedule is the retry policy of requests marked WithRetry or
-	// WithSafe. Set at most one of Schedule and Policy.
+	// WithSafe. Set at most one of Schedule and Policy; with neither it is
+	// retry.DefaultSchedule(). The request's context bounds it too.
 	Schedule schedule.Schedule
 
 	// Policy is Schedule in recur's policy language.
@@ -64,10 +62,13 @@ func New(nc *nats.Conn, c Config) (*Requester, error) {
 		}
 		s = p
 	case s == nil:
-		s = parse.MustParse(DefaultPolicy)
+		s = retry.DefaultSchedule()
 	}
 	if err := schedule.Validate(s); err != nil {
 		return nil, fmt.Errorf("natsretry: Schedule: %w", err)
+	}
+	if c.Retry.Unthrottled && c.Retry.Budget != nil {
+		return nil, errors.New("natsretry: set Retry.Budget or Retry.Unthrottled, not both")
 	}
 	if c.Retry.AttemptTimeout < 0 {
 		return nil, fmt.Errorf("natsretry: Retry.AttemptTimeout %v is negative", c.Retry.AttemptTimeout)
@@ -207,13 +208,12 @@ func judge(m mark) retry.Judge[*nats.Msg] {
 	return judgeAsked
 }
 
-// options returns the runner's options for one request: with an Observer,
-// Target is the server the connection is on now.
+// options returns the runner's options for one request: Target is the
+// server the connection is on now, which names its shared default budget
+// and tags the Observer's events.
 func (r *Requester) options() retry.Options {
 	o := r.o
-	if o.Observer != nil {
-		o.Target = r.target()
-	}
+	o.Target = r.target()
 	return o
 }
 

@@ -21,6 +21,7 @@ func requester(t *testing.T, nc *nats.Conn, policy string, attempt time.Duration
 	t.Helper()
 	var codes []string
 	r, err := natsretry.New(nc, natsretry.Config{Policy: policy, Retry: natsretry.RetryOptions{
+		Unthrottled:    true, // these tests count retries: no budget shared across them
 		AttemptTimeout: attempt,
 		OnRetry:        func(_ int, err error, _ time.Duration, _ string) { codes = append(codes, natsretry.Code(err)) },
 	}})
@@ -37,6 +38,7 @@ func TestNoRespondersUntilSubscriber(t *testing.T) {
 	nc := startServer(t)
 	var codes []string
 	r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(20ms) & times(10)", Retry: natsretry.RetryOptions{
+		Unthrottled: true, // these tests count retries: no budget shared across them
 		OnRetry: func(n int, err error, _ time.Duration, _ string) {
 			codes = append(codes, natsretry.Code(err))
 			if n == 3 {
@@ -165,7 +167,7 @@ func TestConfig(t *testing.T) {
 		"both":     {Policy: "times(3)", Schedule: schedule.Times{N: 3}},
 		"policy":   {Policy: "times("},
 		"schedule": {Schedule: schedule.Times{N: 0}},
-		"timeout":  {Retry: natsretry.RetryOptions{AttemptTimeout: -1}},
+		"timeout":  {Retry: natsretry.RetryOptions{Unthrottled: true, AttemptTimeout: -1}},
 	} {
 		if _, err := natsretry.New(nc, c); err == nil {
 			t.Errorf("%s: New accepted %+v", name, c)
@@ -226,7 +228,7 @@ func TestObserver(t *testing.T) {
 				_ = nc.Flush()
 			}
 			var rec obstest.Recorder
-			opts := natsretry.RetryOptions{Observer: &rec, AttemptTimeout: tc.attempt}
+			opts := natsretry.RetryOptions{Unthrottled: true, Observer: &rec, AttemptTimeout: tc.attempt}
 			if tc.late {
 				opts.OnRetry = func(int, error, time.Duration, string) { subscribe() }
 			} else {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/retry"
 
 	"github.com/recur-go/recur/natsretry"
@@ -79,7 +80,8 @@ func TestResponder503HandledOnce(t *testing.T) {
 					}
 					var retries []string
 					r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(10ms) & times(3)", Retry: natsretry.RetryOptions{
-						OnRetry: func(_ int, _ error, _ time.Duration, reason string) { retries = append(retries, reason) },
+						Unthrottled: true, // these tests count retries: no budget shared across them
+						OnRetry:     func(_ int, _ error, _ time.Duration, reason string) { retries = append(retries, reason) },
 					}})
 					if err != nil {
 						t.Fatal(err)
@@ -190,6 +192,47 @@ func TestServerStoppedDeadline(t *testing.T) {
 			}
 			if code := natsretry.Code(err); code != natsretry.CodeTimeout {
 				t.Errorf("Code %q (%v), want timeout", code, err)
+			}
+		})
+	}
+}
+
+// A hundred marked requests with nobody listening, on the zero Config (the
+// default policy and the server's shared default budget), make 103
+// attempts where the policy alone would make 300: the A6 bucket allows
+// three retries before it is below half. Unthrottled makes 300.
+func TestNoRespondersThrottledByDefault(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		unthrottled bool
+		want        int
+	}{{"default", false, 103}, {"Unthrottled", true, 300}} {
+		t.Run(tc.name, func(t *testing.T) {
+			nc := startServer(t) // a server, so a target, of this test's own
+			attempts := 0
+			r, err := natsretry.New(nc, natsretry.Config{Retry: natsretry.RetryOptions{
+				Caps:        retry.Caps{Clock: clockcap.Virtual(time.Now())},
+				Unthrottled: tc.unthrottled,
+				Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+					if e.Kind == retry.Attempted {
+						attempts++
+					}
+				}),
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 100 {
+				// No deadline: the virtual clock's waits add up past any
+				// real one. The server answers no-responders at once.
+				_, err := r.Request(natsretry.WithSafe(context.Background()), "svc.nobody.at.all", nil)
+				if !errors.Is(err, nats.ErrNoResponders) {
+					t.Fatalf("got %v, want nats.ErrNoResponders", err)
+				}
+			}
+			t.Logf("100 requests, %d attempts", attempts)
+			if attempts != tc.want {
+				t.Errorf("100 requests made %d attempts; want %d", attempts, tc.want)
 			}
 		})
 	}

@@ -196,7 +196,7 @@ func source(s snippet) (string, bool, error) {
 			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 				for _, e := range as.Lhs {
 					if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
-						used = append(used, "\t_ = "+id.Name)
+						used = append(used, "\t_ = &"+id.Name)
 					}
 				}
 			}
@@ -301,7 +301,7 @@ func TestSnippetWrapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"github.com/recur-go/recur/parse"`, "func _() error {", "_ = s\n", "_ = err\n", "if err != nil {}", "var ctx context.Context", `"context"`} {
+	for _, want := range []string{`"github.com/recur-go/recur/parse"`, "func _() error {", "_ = &s\n", "_ = &err\n", "if err != nil {}", "var ctx context.Context", `"context"`} {
 		if !strings.Contains(src, want) {
 			t.Errorf("wrapped fragment lacks %q:\n%s", want, src)
 		}

@@ -45,6 +45,8 @@ func sample(t reflect.Type) (reflect.Value, bool) {
 	switch {
 	case t == reflect.TypeFor[time.Duration]():
 		return reflect.ValueOf(time.Second), true
+	case t.Kind() == reflect.Bool:
+		return reflect.ValueOf(true).Convert(t), true
 	case t.Kind() == reflect.Func:
 		return reflect.MakeFunc(t, func([]reflect.Value) []reflect.Value {
 			out := make([]reflect.Value, t.NumOut())

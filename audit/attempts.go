@@ -93,7 +93,7 @@ func fastestRun(s schedule.Schedule, d time.Duration, limit int) (n int, ok bool
 func leastDraws(s schedule.Schedule) schedule.Schedule {
 	switch v := s.(type) {
 	case schedule.Jittered:
-		return schedule.Jittered{Inner: leastDraws(v.Inner), LowPct: v.LowPct, HighPct: v.LowPct}
+		return schedule.Jittered{Inner: leastDraws(v.Inner), LowPct: v.LowPct, LowFrac: v.LowFrac, HighPct: v.LowPct, HighFrac: v.LowFrac}
 	case schedule.Decorrelated:
 		return schedule.Exponential{Base: v.Base, FactorPct: 100, Cap: v.Cap}
 	case schedule.Capped:
@@ -134,7 +134,7 @@ func timeLimit(s schedule.Schedule) (time.Duration, bool) {
 	case schedule.Capped:
 		return timeLimit(v.Inner)
 	case schedule.Jittered:
-		if v.HighPct <= 100 {
+		if v.HighPPM() <= 1_000_000 {
 			return timeLimit(v.Inner)
 		}
 	case schedule.Union:
@@ -198,7 +198,8 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 	case schedule.UpTo:
 		return withoutUpTo(v.Inner)
 	case schedule.Jittered:
-		return schedule.Jittered{Inner: withoutUpTo(v.Inner), LowPct: v.LowPct, HighPct: v.HighPct}
+		v.Inner = withoutUpTo(v.Inner)
+		return v
 	case schedule.Capped:
 		return schedule.Capped{Inner: withoutUpTo(v.Inner), Max: v.Max}
 	case schedule.WhileBelow:

@@ -112,7 +112,7 @@ func openTime(b *Breaker) time.Duration {
 func random(s schedule.Schedule) bool {
 	switch v := s.(type) {
 	case schedule.Jittered:
-		if v.LowPct < v.HighPct && schedule.MaxDelayAnyPace(v.Inner) > 0 {
+		if v.LowPPM() < v.HighPPM() && schedule.MaxDelayAnyPace(v.Inner) > 0 {
 			return true
 		}
 	case schedule.Decorrelated:

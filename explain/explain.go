@@ -156,18 +156,19 @@ func Describe(s schedule.Schedule) string {
 	case schedule.Exponential:
 		first := min(s.Base, s.Cap)
 		switch {
-		case s.FactorPct == 100 || s.Cap <= s.Base:
+		case s.FactorPPM() == 1_000_000 || s.Cap <= s.Base:
 			return "waits " + Duration(first) + " between attempts"
-		case s.FactorPct == 200:
+		case s.FactorPPM() == 2_000_000:
 			return "waits grow from " + Duration(first) + " doubling to " + Duration(s.Cap)
 		}
-		return "waits grow from " + Duration(first) + " by ×" + factor(s.FactorPct) + " to " + Duration(s.Cap)
+		return "waits grow from " + Duration(first) + " by ×" + factor(s.FactorPPM()) + " to " + Duration(s.Cap)
 	case schedule.Fibonacci:
 		return "waits grow as Fibonacci multiples of " + Duration(s.Base) + " (1, 1, 2, 3, 5, …)"
 	case schedule.Decorrelated:
 		return "decorrelated-jitter waits, each random between " + Duration(s.Base) + " and three times the last, at most " + Duration(s.Cap)
 	case schedule.Jittered:
-		return Describe(s.Inner) + ", each scaled by a random " + strconv.Itoa(s.LowPct) + "–" + strconv.Itoa(s.HighPct) + "%"
+		low := strings.TrimSuffix(string(schedule.AppendPercent(nil, s.LowPct, s.LowFrac)), "%")
+		return Describe(s.Inner) + ", each scaled by a random " + low + "–" + string(schedule.AppendPercent(nil, s.HighPct, s.HighFrac))
 	case schedule.Capped:
 		return Describe(s.Inner) + ", each wait at most " + Duration(s.Max)
 	case schedule.Linear:
@@ -271,8 +272,14 @@ func plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-func factor(pct int) string {
-	return strconv.FormatFloat(float64(pct)/100, 'f', -1, 64)
+// factor prints a factor given in millionths as a decimal, exactly:
+// 2_000_000 is 2, 1_000_100 is 1.0001.
+func factor(ppm int64) string {
+	s := strconv.FormatInt(ppm/1_000_000, 10)
+	if f := ppm % 1_000_000; f != 0 {
+		s += strings.TrimRight("."+strconv.FormatInt(1_000_000+f, 10)[1:], "0")
+	}
+	return s
 }
 
 // Duration prints a duration rounded for people: whole milliseconds above a

@@ -211,11 +211,12 @@ func maxDelay(s schedule.Schedule) time.Duration {
 	case schedule.Fibonacci:
 		return schedule.MaxDuration
 	case schedule.Jittered:
-		hi, lo := bits.Mul64(uint64(maxDelay(s.Inner)), uint64(s.HighPct))
-		if hi != 0 || lo/100 > math.MaxInt64 {
+		hi, lo := bits.Mul64(uint64(maxDelay(s.Inner)), uint64(s.HighPPM()))
+		if hi >= 1_000_000 {
 			return schedule.MaxDuration
 		}
-		return time.Duration(lo / 100)
+		q, _ := bits.Div64(hi, lo, 1_000_000)
+		return time.Duration(min(q, math.MaxInt64))
 	case schedule.Capped:
 		return min(maxDelay(s.Inner), s.Max)
 	case schedule.UpTo:

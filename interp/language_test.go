@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"math/big"
 	"slices"
 	"testing"
 	"time"
@@ -287,5 +288,99 @@ func TestLanguageStepAllocatesNothing(t *testing.T) {
 	r := interp.Start(s, 1)
 	if n := testing.AllocsPerRun(1000, func() { r.Next(0, 0) }); n != 0 {
 		t.Errorf("Next of %v allocates %v times", s, n)
+	}
+}
+
+// Jitter with fractions of a percent stays inside [low, high] of the inner
+// delay, rounding down, as whole percents do.
+func TestLawFineJitterWithinRange(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := gen(t, "a")
+		lo := rapid.Int64Range(0, 10_000_000).Draw(t, "low ppm")
+		hi := rapid.Int64Range(lo, 10_000_000).Draw(t, "high ppm")
+		j := schedule.Jittered{Inner: a, LowPct: int(lo / 10_000), LowFrac: int(lo % 10_000), HighPct: int(hi / 10_000), HighFrac: int(hi % 10_000)}
+		if err := schedule.Validate(j); err != nil {
+			t.Fatal(err)
+		}
+		r := drawRun(t)
+		outer, in := lawDriveInputs(j, r.seed, r.durs)
+		inner := replay(a, r.seed, in)
+		for i, d := range inner {
+			if !d.OK || !outer[i].OK {
+				if d.OK != outer[i].OK {
+					t.Fatalf("decision %d: %v says ok=%v, inner ok=%v", i+1, j, outer[i].OK, d.OK)
+				}
+				continue
+			}
+			if least, most := ppmOf(d.Delay, lo), ppmOf(d.Delay, hi); outer[i].Delay < least || outer[i].Delay > most {
+				t.Fatalf("decision %d: %v: inner %v jittered to %v, outside [%v, %v]", i+1, j, d.Delay, outer[i].Delay, least, most)
+			}
+		}
+	})
+}
+
+// ppmOf returns ⌊d·ppm/10⁶⌋, saturating.
+func ppmOf(d time.Duration, ppm int64) time.Duration {
+	x := new(big.Int).Mul(big.NewInt(int64(d)), big.NewInt(ppm))
+	x.Quo(x, big.NewInt(1_000_000))
+	if !x.IsInt64() {
+		return schedule.MaxDuration
+	}
+	return time.Duration(x.Int64())
+}
+
+// Sub-percent factors: Resilience4j's IntervalFunction multiplier 1.0001
+// is 100.01%, its 0.5% randomization 99.5%–100.5%. The printed form is
+// canonical and parses back to the same value.
+func TestFineFactors(t *testing.T) {
+	tests := []struct {
+		src, canonical string
+		want           []time.Duration
+	}{
+		{"exponential(1s, 100.01%, 1h)", "Exponential(1s, 100.01%, 1h0m0s)", []time.Duration{sec, sec + 100*time.Microsecond, sec + 200010*time.Nanosecond}},
+		{"exponential(1s, 100.0001, 1h)", "Exponential(1s, 100.0001%, 1h0m0s)", []time.Duration{sec, sec + time.Microsecond, sec + 2*time.Microsecond}},
+		{"exponential(1s, 150.5%, 1h)", "Exponential(1s, 150.5%, 1h0m0s)", []time.Duration{sec, 1505 * ms, 2265025 * time.Microsecond}},
+		{"jittered(linear(1s, 0), 100.0000%, 100.0%)", "Linear(1s, 0s)", nil}, // 100% is 100%
+		{"exponential(1s, 200.00%, 1h)", "Exponential(1s, 200%, 1h0m0s)", []time.Duration{sec, 2 * sec, 4 * sec}},
+	}
+	for _, tt := range tests {
+		s := policy(t, tt.src)
+		if tt.want == nil {
+			s = schedule.Simplify(s)
+		}
+		if got := s.String(); got != tt.canonical {
+			t.Errorf("Parse(%q).String() = %q; want %q", tt.src, got, tt.canonical)
+		}
+		if back := policy(t, s.String()); back != s {
+			t.Errorf("Parse(%q) = %#v; want %#v", s.String(), back, s)
+		}
+		if tt.want != nil {
+			if diff := cmp.Diff(tt.want, delays(s, 1, len(tt.want))); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", tt.src, diff)
+			}
+		}
+	}
+	j := policy(t, "jittered(linear(1s, 0), 99.5%, 100.5%)").(schedule.Jittered)
+	if j.LowPct != 99 || j.LowFrac != 5000 || j.HighPct != 100 || j.HighFrac != 5000 {
+		t.Fatalf("99.5%%–100.5%% parsed to %#v", j)
+	}
+	for seed := range uint64(500) {
+		if d := delays(j, seed, 1)[0]; d < 995*ms || d > 1005*ms {
+			t.Fatalf("%v, seed %d: %v outside [995ms, 1.005s]", j, seed, d)
+		}
+	}
+	if f := schedule.FirstWait(j); f.MinTotal != 995*ms || f.MaxTotal != 1005*ms {
+		t.Errorf("FirstWait(%v) = [%v, %v]; want [995ms, 1.005s]", j, f.MinTotal, f.MaxTotal)
+	}
+}
+
+// Whole percents keep their draws: the key and the arithmetic of a
+// Jittered without fractions are those of the whole-percent interpreter.
+func TestWholePercentsKeepTheirDraws(t *testing.T) {
+	whole := schedule.Jittered{Inner: schedule.Linear{Base: sec}, LowPct: 50, HighPct: 150}
+	fine := schedule.Jittered{Inner: schedule.Linear{Base: sec}, LowPct: 50, HighPct: 149, HighFrac: 9999}
+	a, b := delays(whole, 7, 20), delays(fine, 7, 20)
+	if slices.Equal(a, b) {
+		t.Errorf("%v and %v draw the same: the fine key should differ", whole, fine)
 	}
 }

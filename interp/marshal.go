@@ -153,6 +153,9 @@ func fingerprint(s schedule.Schedule) uint64 {
 			add(uint64(s.Base))
 			add(uint64(s.FactorPct))
 			add(uint64(s.Cap))
+			if s.FactorFrac != 0 { // whole percents keep their fingerprints
+				add(uint64(s.FactorFrac))
+			}
 		case schedule.Fibonacci:
 			add(4)
 			add(uint64(s.Base))
@@ -160,6 +163,10 @@ func fingerprint(s schedule.Schedule) uint64 {
 			add(5)
 			add(uint64(s.LowPct))
 			add(uint64(s.HighPct))
+			if s.LowFrac != 0 || s.HighFrac != 0 {
+				add(uint64(s.LowFrac))
+				add(uint64(s.HighFrac))
+			}
 		case schedule.Union:
 			add(6)
 		case schedule.Intersect:

@@ -34,7 +34,11 @@ func mix(z uint64) uint64 {
 func key(s schedule.Schedule) uint64 {
 	switch s := s.(type) {
 	case schedule.Jittered:
-		return mix(0x4a49545445524544 ^ uint64(s.LowPct)<<32 ^ uint64(s.HighPct))
+		k := mix(0x4a49545445524544 ^ uint64(s.LowPct)<<32 ^ uint64(s.HighPct))
+		if s.LowFrac != 0 || s.HighFrac != 0 {
+			k = mix(k ^ uint64(s.LowFrac)<<32 ^ uint64(s.HighFrac)) // whole percents keep their draws
+		}
+		return k
 	case schedule.Decorrelated:
 		return mix(mix(0x4445434f5252454c^uint64(s.Base)) ^ uint64(s.Cap))
 	case schedule.Random:
@@ -57,6 +61,22 @@ func jitter(d, low, high int64, r uint64) int64 {
 	}
 	// d·num/2⁵³ does not fit in 64 bits, but the quotient may.
 	const den = 100 << 53
+	if hi >= den {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, den)
+	return int64(min(q, math.MaxInt64))
+}
+
+// jitterPPM is jitter for ends in millionths (low ≤ high ≤ 10⁷, 1000%):
+// d scaled by a factor uniform in [low, high] millionths, rounding down and
+// saturating. The random 39 bits of r pick the point in the range, so that
+// the numerator, low·2³⁹ + m·(high−low), fits in 64 bits; low == high
+// scales exactly.
+func jitterPPM(d, low, high int64, r uint64) int64 {
+	num := uint64(low)<<39 + (r>>25)*uint64(high-low) // millionths · 2³⁹
+	hi, lo := bits.Mul64(uint64(d), num)
+	const den = 1_000_000 << 39
 	if hi >= den {
 		return math.MaxInt64
 	}

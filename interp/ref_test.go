@@ -69,7 +69,11 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		if nd.k == 1 {
 			nd.stA = min(int64(s.Base), int64(s.Cap))
 		} else {
-			nd.stA = scaleCap(nd.stA, uint64(s.FactorPct), int64(s.Cap))
+			if s.FactorFrac != 0 {
+				nd.stA = scaleCapPPM(nd.stA, uint64(s.FactorPPM()), int64(s.Cap))
+			} else {
+				nd.stA = scaleCap(nd.stA, uint64(s.FactorPct), int64(s.Cap))
+			}
 		}
 		return nd.stA, true
 	case schedule.Fibonacci:
@@ -94,6 +98,9 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		d, ok := r.step(nd.a, st, now)
 		if !ok {
 			return 0, false
+		}
+		if s.LowFrac != 0 || s.HighFrac != 0 {
+			return jitterPPM(d, s.LowPPM(), s.HighPPM(), r.draw(nd)), true
 		}
 		return jitter(d, int64(s.LowPct), int64(s.HighPct), r.draw(nd)), true
 	case schedule.Linear:

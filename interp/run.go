@@ -141,8 +141,10 @@ func count(s schedule.Schedule) int {
 // rooted at node i and returns the index after it. Parameters:
 //
 //	Times N → p; Spaced Every → p; Exponential Base, Cap → p, q and
-//	FactorPct → key (it draws nothing); Fibonacci Base → p;
-//	Decorrelated Base, Cap → p, q; Jittered LowPct, HighPct → p, q;
+//	FactorPct → key (it draws nothing), or its factor in millionths when
+//	it has a fraction; Fibonacci Base → p; Decorrelated Base, Cap → p, q;
+//	Jittered LowPct, HighPct → p, q, or its ends in millionths when one
+//	has a fraction;
 //	Capped Max → p; UpTo Budget → p; Linear Base, Step → p, q; Random
 //	Lo, Hi → p, q; WhileBelow Limit → p; Union, Intersect, Sum, AndThen:
 //	the indexes of A and B (First and Then) → p, q. The child of
@@ -164,13 +166,18 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 		nd.step, nd.p = stepSpaced, int64(s.Every)
 	case schedule.Exponential:
 		nd.step, nd.p, nd.q, nd.key = stepExponential, int64(s.Base), int64(s.Cap), uint64(s.FactorPct)
+		if s.FactorFrac != 0 {
+			nd.step, nd.key = stepExponentialFine, uint64(s.FactorPPM())
+		}
 	case schedule.Fibonacci:
 		nd.step, nd.p = stepFibonacci, int64(s.Base)
 	case schedule.Decorrelated:
 		nd.step, nd.p, nd.q = stepDecorrelated, int64(s.Base), int64(s.Cap)
 	case schedule.Jittered:
 		nd.step, nd.p, nd.q = stepJittered, int64(s.LowPct), int64(s.HighPct)
-		if isJitteredExponential(s) {
+		if s.LowFrac != 0 || s.HighFrac != 0 {
+			nd.step, nd.p, nd.q = stepJitteredFine, s.LowPPM(), s.HighPPM()
+		} else if isJitteredExponential(s) {
 			nd.step = stepJitteredExponential
 		}
 	case schedule.Capped:

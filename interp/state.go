@@ -292,6 +292,9 @@ func exponentialAt(s schedule.Exponential, k int64) int64 {
 	d := min(int64(s.Base), int64(s.Cap))
 	for j := int64(1); j < k; j++ {
 		next := scaleCap(d, uint64(s.FactorPct), int64(s.Cap))
+		if s.FactorFrac != 0 { // d, not next: the same step in millionths
+			next = scaleCapPPM(d, uint64(s.FactorPPM()), int64(s.Cap))
+		}
 		if next == d {
 			break
 		}

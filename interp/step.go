@@ -101,6 +101,19 @@ func stepExponential(r *Run, i int, st, now int64) (int64, bool) { // p: Base, q
 	return nd.a, true
 }
 
+// stepExponentialFine is stepExponential for a factor with a fraction of
+// a percent: key holds the factor in millionths.
+func stepExponentialFine(r *Run, i int, st, now int64) (int64, bool) { // p: Base, q: Cap, key: factor ppm
+	nd := &r.nodes[i]
+	nd.enter(st)
+	if nd.k == 1 {
+		nd.a = min(nd.p, nd.q)
+	} else {
+		nd.a = scaleCapPPM(nd.a, nd.key, nd.q)
+	}
+	return nd.a, true
+}
+
 func stepFibonacci(r *Run, i int, st, now int64) (int64, bool) { // p: Base
 	nd := &r.nodes[i]
 	nd.enter(st)
@@ -164,6 +177,18 @@ func stepJittered(r *Run, i int, st, now int64) (int64, bool) { // p: LowPct, q:
 		return 0, false
 	}
 	return jitter(d, nd.p, nd.q, r.draw(nd.key)), true
+}
+
+// stepJitteredFine is stepJittered for ends with a fraction of a percent:
+// p and q hold them in millionths.
+func stepJitteredFine(r *Run, i int, st, now int64) (int64, bool) { // p: low ppm, q: high ppm
+	nd := &r.nodes[i]
+	nd.enter(st)
+	d, ok := r.step(i+1, st, now)
+	if !ok {
+		return 0, false
+	}
+	return jitterPPM(d, nd.p, nd.q, r.draw(nd.key)), true
 }
 
 func stepCapped(r *Run, i int, st, now int64) (int64, bool) { // p: Max
@@ -319,14 +344,28 @@ func wholeShapeOf(s schedule.Schedule) wholeShape {
 	return wholeNone
 }
 
-// isJitteredExponential reports whether s is a Jittered over an Exponential.
+// isJitteredExponential reports whether s is a Jittered over an
+// Exponential, both in whole percents.
 func isJitteredExponential(s schedule.Schedule) bool {
 	j, ok := s.(schedule.Jittered)
-	if !ok {
+	if !ok || j.LowFrac != 0 || j.HighFrac != 0 {
 		return false
 	}
-	_, ok = j.Inner.(schedule.Exponential)
-	return ok
+	e, ok := j.Inner.(schedule.Exponential)
+	return ok && e.FactorFrac == 0
+}
+
+// scaleCapPPM returns min(cap, ⌊d·ppm/10⁶⌋) in integer nanoseconds, in
+// 128 bits: scaleCap for a factor in millionths.
+func scaleCapPPM(d int64, ppm uint64, cap int64) int64 {
+	hi, lo := bits.Mul64(uint64(d), ppm)
+	if hi >= 1_000_000 {
+		return cap // d·ppm/10⁶ ≥ 2⁶⁴
+	}
+	if q, _ := bits.Div64(hi, lo, 1_000_000); q < uint64(cap) {
+		return int64(q)
+	}
+	return cap
 }
 
 // scaleCap returns min(cap, d·pct/100) in integer nanoseconds, computed in

@@ -19,8 +19,10 @@ func Check(s schedule.Schedule) (timed, valid bool) {
 		if j, ok := v.A.(schedule.Jittered); ok {
 			if e, ok := j.Inner.(schedule.Exponential); ok {
 				if n, ok := v.B.(schedule.Times); ok {
-					return false, j.LowPct >= 0 && j.HighPct <= 1000 && j.LowPct <= j.HighPct &&
-						e.Base > 0 && e.FactorPct >= 100 && e.Cap > 0 && n.N >= 1
+					if j.LowFrac|j.HighFrac|e.FactorFrac == 0 {
+						return false, j.LowPct >= 0 && j.HighPct <= 1000 && j.LowPct <= j.HighPct &&
+							e.Base > 0 && e.FactorPct >= 100 && e.Cap > 0 && n.N >= 1
+					}
 				}
 			}
 		}
@@ -50,7 +52,8 @@ func check(s schedule.Schedule) (timed, valid bool) {
 		case schedule.Times:
 			return timed, valid && v.N >= 1
 		case schedule.Exponential:
-			return timed, valid && v.Base > 0 && v.FactorPct >= 100 && v.Cap > 0
+			return timed, valid && v.Base > 0 && v.FactorPct >= 100 && v.Cap > 0 &&
+				(v.FactorFrac == 0 || v.FactorFrac > 0 && v.FactorFrac < schedule.PctFracs && v.FactorPct < 1_000_000_000)
 		case schedule.Forever:
 			return timed, valid
 		case schedule.Spaced:
@@ -71,6 +74,10 @@ func check(s schedule.Schedule) (timed, valid bool) {
 			a, b = v.A, v.B
 		case schedule.Jittered:
 			valid = valid && v.LowPct >= 0 && v.HighPct <= 1000 && v.LowPct <= v.HighPct
+			if v.LowFrac != 0 || v.HighFrac != 0 {
+				valid = valid && v.LowFrac >= 0 && v.LowFrac < schedule.PctFracs && v.HighFrac >= 0 && v.HighFrac < schedule.PctFracs &&
+					(v.HighPct < 1000 || v.HighFrac == 0) && v.LowPPM() <= v.HighPPM()
+			}
 			s = v.Inner
 			continue
 		case schedule.Capped:

@@ -118,7 +118,7 @@ func tooManyAttempts(in *input, report reportFunc) {
 // Jittered, or a Sum with a random part (additive jitter).
 func jittered(anc []schedule.Schedule) bool {
 	for _, a := range anc {
-		if j, ok := a.(schedule.Jittered); ok && j.LowPct < j.HighPct {
+		if j, ok := a.(schedule.Jittered); ok && j.LowPPM() < j.HighPPM() {
 			return true
 		}
 		if addsJitter(a) {
@@ -154,7 +154,7 @@ func noJitter(in *input, report reportFunc) {
 	walk(in.s, func(n schedule.Schedule, anc []schedule.Schedule) {
 		switch n := n.(type) {
 		case schedule.Exponential:
-			if n.FactorPct > 100 && !jittered(anc) {
+			if n.FactorPPM() > 1_000_000 && !jittered(anc) {
 				report(n, fmt.Sprintf("%v has no jitter: clients that failed together retry together, and the retries arrive as one storm; add full jitter", n),
 					edit(n, fullJitter))
 			}
@@ -337,11 +337,14 @@ func noDelay(in *input, report reportFunc) {
 
 func jitterAboveCap(in *input, report reportFunc) {
 	walk(in.s, func(n schedule.Schedule, _ []schedule.Schedule) {
-		if j, ok := n.(schedule.Jittered); ok && j.HighPct > 100 {
-			report(n, fmt.Sprintf("%v can stretch a delay to %d%%, past the cap of the schedule inside: keep the high end at 100%% and raise the inner cap instead", n, j.HighPct),
+		if j, ok := n.(schedule.Jittered); ok && j.HighPPM() > 1_000_000 {
+			report(n, fmt.Sprintf("%v can stretch a delay to %s, past the cap of the schedule inside: keep the high end at 100%% and raise the inner cap instead", n, schedule.AppendPercent(nil, j.HighPct, j.HighFrac)),
 				edit(j, func(n schedule.Schedule) schedule.Schedule {
 					j := n.(schedule.Jittered)
-					j.LowPct, j.HighPct = min(j.LowPct, 100), 100
+					if j.LowPPM() > 1_000_000 {
+						j.LowPct, j.LowFrac = 100, 0
+					}
+					j.HighPct, j.HighFrac = 100, 0
 					return j
 				}))
 		}

@@ -98,31 +98,32 @@ func (b *builder) duration(n lexer.Token) (time.Duration, error) {
 	return d, nil
 }
 
-// integer reads an integer or a percentage argument.
-func (b *builder) integer(p param, a *astArg) (int, error) {
+// integer reads an integer or a percentage argument: for a percentage, the
+// whole percent and the ten-thousandths of a percent above it.
+func (b *builder) integer(p param, a *astArg) (int, int, error) {
 	text := a.Num.Value
 	if a.Num.Type == 0 {
-		return 0, errKind
+		return 0, 0, errKind
 	}
 	var (
-		v   int
-		msg string
+		v, frac int
+		msg     string
 	)
 	if p.kind == kindPct {
-		if !isPlainInt(strings.TrimSuffix(text, "%")) {
-			return 0, errKind
+		if !isPlainDecimal(strings.TrimSuffix(text, "%")) {
+			return 0, 0, errKind
 		}
-		v, msg = parsePct(text)
+		v, frac, msg = parsePct(text)
 	} else {
 		if !isPlainInt(text) {
-			return 0, errKind
+			return 0, 0, errKind
 		}
 		v, msg = parseInt(text)
 	}
 	if msg != "" {
-		return 0, newError(b.src, a.Num.Pos.Offset, text, msg, "")
+		return 0, 0, newError(b.src, a.Num.Pos.Offset, text, msg, "")
 	}
-	return v, nil
+	return v, frac, nil
 }
 
 func (b *builder) orWrongKind(err error, def *builtin, p param, a *astArg) error {

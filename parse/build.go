@@ -220,10 +220,11 @@ func (b *builder) call(c *astAtom) (built, error) {
 	}
 	// Arguments of each kind, in parameter order.
 	var (
-		kids [2]built
-		durs [2]time.Duration
-		ints [2]int
-		left [2]bool // an optional duration left out
+		kids  [2]built
+		durs  [2]time.Duration
+		ints  [2]int
+		fracs [2]int  // of percentages: ten-thousandths of a percent
+		left  [2]bool // an optional duration left out
 	)
 	nk, nd, ni := 0, 0, 0
 	for i, p := range def.params {
@@ -248,7 +249,7 @@ func (b *builder) call(c *astAtom) (built, error) {
 			}
 			nd++
 		case kindInt, kindPct:
-			if ints[ni], err = b.integer(p, a); err != nil {
+			if ints[ni], fracs[ni], err = b.integer(p, a); err != nil {
 				return built{}, b.orWrongKind(err, def, p, a)
 			}
 			ni++
@@ -261,11 +262,11 @@ func (b *builder) call(c *astAtom) (built, error) {
 	case bSpaced:
 		return b.add(schedule.Spaced{Every: durs[0]}, off, name, bi, offs, built{}, built{})
 	case bExponential:
-		return b.add(schedule.Exponential{Base: durs[0], FactorPct: ints[0], Cap: durs[1]}, off, name, bi, offs, built{}, built{})
+		return b.add(schedule.Exponential{Base: durs[0], FactorPct: ints[0], FactorFrac: fracs[0], Cap: durs[1]}, off, name, bi, offs, built{}, built{})
 	case bFibonacci:
 		return b.add(schedule.Fibonacci{Base: durs[0]}, off, name, bi, offs, built{}, built{})
 	case bJittered:
-		return b.add(schedule.Jittered{Inner: kids[0].s, LowPct: ints[0], HighPct: ints[1]}, off, name, bi, offs, kids[0], built{})
+		return b.add(schedule.Jittered{Inner: kids[0].s, LowPct: ints[0], LowFrac: fracs[0], HighPct: ints[1], HighFrac: fracs[1]}, off, name, bi, offs, kids[0], built{})
 	case bUnion:
 		return b.add(schedule.Union{A: kids[0].s, B: kids[1].s}, off, name, bi, offs, kids[0], kids[1])
 	case bIntersect:

@@ -63,7 +63,14 @@ func TestErrorMessages(t *testing.T) {
 		{"Times(3.5)", "1:7: Times: n wants an integer, got 3.5"},
 		{"Jittered(100, 50, 100)", "1:10: Jittered: inner wants a policy, got 100"},
 		{"Jittered(Forever, 50ms, 100)", "1:19: Jittered: low wants a percentage, got 50ms"},
-		{"Jittered(Forever, 5.5%, 100)", "1:19: Jittered: low wants a percentage, got 5.5%"},
+		{"Jittered(Forever, 5.5s, 100)", "1:19: Jittered: low wants a percentage, got 5.5s"},
+		// A percentage takes four decimals at most: the finest factor is 0.0001%.
+		{"Jittered(Forever, 5.00005%, 100)", "1:19: percentage 5.00005% is finer than 0.0001%, the finest a factor holds"},
+		{"Jittered(Forever, 99.5%, 100.5%) & exponential(1s, 100.5, 1s) & times(0)", "1:71: Times: n 0 is below 1"},
+		{"exponential(1s, 99.99%, 1m)", "1:17: Exponential: factor 99.99% is below 100%"},
+		{"Jittered(Forever, -0.5%, 100)", "1:19: Jittered: low -0.5% is below 0%"},
+		{"Jittered(Forever, 50.25%, 50.2%)", "1:19: Jittered: low 50.25% above high 50.2%"},
+		{"Jittered(Forever, 0, 1000.0001%)", "1:22: Jittered: high 1000.0001% is above 1000%"},
 		{"Forever upto 5%", "1:14: upto wants a duration, got 5%"},
 		{"Forever upto -1s", "1:14: UpTo: budget -1s is negative"},
 		// Numbers: overflow, units, syntax.

@@ -122,12 +122,12 @@ func appendInfix(b []byte, s schedule.Schedule, min int) []byte {
 		return append(appendDur(append(b, "spaced("...), s.Every), ')')
 	case schedule.Exponential:
 		b = appendDur(append(b, "exponential("...), s.Base)
-		b = appendPct(append(b, ", "...), s.FactorPct)
+		b = schedule.AppendPercent(append(b, ", "...), s.FactorPct, s.FactorFrac)
 		return append(appendDur(append(b, ", "...), s.Cap), ')')
 	case schedule.Fibonacci:
 		return append(appendDur(append(b, "fibonacci("...), s.Base), ')')
 	case schedule.Jittered:
-		if e, ok := s.Inner.(schedule.Exponential); ok && e.FactorPct == 200 && s.HighPct == 100 && (s.LowPct == 50 || s.LowPct == 0) {
+		if e, ok := s.Inner.(schedule.Exponential); ok && e.FactorPct == 200 && e.FactorFrac == 0 && s.HighPct == 100 && s.HighFrac == 0 && (s.LowPct == 50 || s.LowPct == 0) && s.LowFrac == 0 {
 			name := "backoff("
 			if s.LowPct == 0 {
 				name = "fulljitter("
@@ -136,8 +136,8 @@ func appendInfix(b []byte, s schedule.Schedule, min int) []byte {
 			return append(appendDur(append(b, ", "...), e.Cap), ')')
 		}
 		b = appendInfix(append(b, "jittered("...), s.Inner, precUpTo)
-		b = appendPct(append(b, ", "...), s.LowPct)
-		return append(appendPct(append(b, ", "...), s.HighPct), ')')
+		b = schedule.AppendPercent(append(b, ", "...), s.LowPct, s.LowFrac)
+		return append(schedule.AppendPercent(append(b, ", "...), s.HighPct, s.HighFrac), ')')
 	case schedule.Forever:
 		return append(b, "forever"...)
 	case schedule.Capped:

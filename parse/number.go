@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/recur-go/recur/schedule"
 )
 
 // The number parsers below take a Num token's text and return its value or
@@ -33,13 +35,55 @@ func parseInt(s string) (int, string) {
 	return int(n), ""
 }
 
-// parsePct reads a percentage: an integer with an optional trailing '%'.
-func parsePct(s string) (int, string) {
-	n, msg := parseInt(strings.TrimSuffix(s, "%"))
-	if msg != "" {
-		return 0, "percentage " + clip(s) + " is out of range"
+// parsePct reads a percentage: a decimal number with at most four digits
+// after its point, and an optional trailing '%'. It returns the whole
+// percent and the ten-thousandths of a percent above it (the fraction is
+// never negative: -0.5% is -1% + 0.5%), as schedule.Exponential's
+// FactorPct and FactorFrac hold them.
+func parsePct(s string) (pct, frac int, msg string) {
+	whole, digits, _ := strings.Cut(strings.TrimSuffix(s, "%"), ".")
+	neg, w := sign(whole)
+	if len(digits) > 4 {
+		return 0, 0, "percentage " + clip(s) + " is finer than 0.0001%, the finest a factor holds"
 	}
-	return n, ""
+	n, m := parseInt(w)
+	if m != "" || n > math.MaxInt-1 {
+		return 0, 0, "percentage " + clip(s) + " is out of range"
+	}
+	for i := 0; i < 4; i++ {
+		frac *= 10
+		if i < len(digits) {
+			frac += int(digits[i] - '0')
+		}
+	}
+	if neg && frac > 0 {
+		return -n - 1, schedule.PctFracs - frac, ""
+	}
+	if neg {
+		return -n, 0, ""
+	}
+	return n, frac, ""
+}
+
+// isPlainDecimal reports whether s is an integer, or digits with a point
+// and digits after it, without unit or '%'.
+func isPlainDecimal(s string) bool {
+	whole, digits, found := strings.Cut(s, ".")
+	if !isPlainInt(whole) {
+		return false
+	}
+	if !found {
+		return true
+	}
+	if digits == "" {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if !isDigit(digits[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // isPlainInt reports whether s is an integer without unit or '%'.

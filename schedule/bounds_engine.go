@@ -132,7 +132,7 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 		if nd.k == 1 {
 			nd.a = min(int64(s.Base), int64(s.Cap))
 		} else {
-			nd.a = scaleCap(nd.a, uint64(s.FactorPct), int64(s.Cap))
+			nd.a = expNext(s, nd.a)
 		}
 		return true, nd.a, nd.a
 
@@ -191,7 +191,7 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 		if !ok {
 			return false, 0, 0
 		}
-		return true, scale(lo, s.LowPct), scale(hi, s.HighPct)
+		return true, scalePPM(lo, s.LowPPM()), scalePPM(hi, s.HighPPM())
 
 	case Capped:
 		ok, lo, hi := e.step(i + 1)
@@ -291,7 +291,7 @@ func (e *engine) ahead(i int) int64 {
 		return 0
 
 	case Exponential:
-		if scaleCap(nd.a, uint64(s.FactorPct), int64(s.Cap)) == nd.a {
+		if expNext(s, nd.a) == nd.a {
 			return inf
 		}
 		return 0

@@ -95,7 +95,7 @@ func (a *analyzer) ctx(s Schedule, off int64) est {
 	}
 	switch s := s.(type) {
 	case Jittered:
-		return jitteredEst(a.ctx(s.Inner, off), s.LowPct, s.HighPct)
+		return jitteredEst(a.ctx(s.Inner, off), s.LowPPM(), s.HighPPM())
 	case Capped:
 		return cappedEst(a.ctx(s.Inner, off), int64(s.Max))
 	case UpTo:
@@ -236,16 +236,16 @@ func leafEst(s Schedule) est {
 	return est{att: 1} // not reached for a valid schedule
 }
 
-func jitteredEst(i est, low, high int) est {
+func jitteredEst(i est, low, high int64) est { // low, high in millionths
 	r := i
-	r.dmin, r.dmax = scale(i.dmin, low), scale(i.dmax, high)
+	r.dmin, r.dmax = scalePPM(i.dmin, low), scalePPM(i.dmax, high)
 	if i.hi < inf || high == 0 { // inf is no bound, not a sum to scale
-		r.hi = scale(i.hi, high) // Σ⌊dₖ·fₖ⌋ ≤ ⌊Σdₖ·high/100⌋
+		r.hi = scalePPM(i.hi, high) // Σ⌊dₖ·fₖ⌋ ≤ ⌊Σdₖ·high⌋
 	}
 	r.lo = 0
 	if low > 0 && i.att < inf && !i.never {
-		// Σ⌊dₖ·fₖ⌋ ≥ Σdₖ·low/100 - (number of delays)
-		r.lo = max(0, scale(i.lo, low)-(i.att-1))
+		// Σ⌊dₖ·fₖ⌋ ≥ Σdₖ·low - (number of delays)
+		r.lo = max(0, scalePPM(i.lo, low)-(i.att-1))
 	}
 	return r.norm()
 }
@@ -390,7 +390,28 @@ func scale(d int64, pct int) int64 {
 	return int64(min(q, inf))
 }
 
-// scalePct is scale for durations.
-func scalePct(d time.Duration, pct int) time.Duration {
-	return time.Duration(scale(int64(d), pct))
+// scalePPM returns ⌊d·ppm/10⁶⌋ for non-negative d and ppm, saturating:
+// scale for a factor in millionths. For a whole percent it is scale's
+// result exactly.
+func scalePPM(d, ppm int64) int64 {
+	hi, lo := bits.Mul64(uint64(d), uint64(ppm))
+	if hi >= 1_000_000 {
+		return inf
+	}
+	q, _ := bits.Div64(hi, lo, 1_000_000)
+	return int64(min(q, inf))
+}
+
+// scaleDur is scalePPM for durations.
+func scaleDur(d time.Duration, ppm int64) time.Duration {
+	return time.Duration(scalePPM(int64(d), ppm))
+}
+
+// expNext returns Exponential s's delay after d: min(Cap, ⌊d·factor⌋), as
+// in interp.
+func expNext(s Exponential, d int64) int64 {
+	if s.FactorFrac == 0 {
+		return scaleCap(d, uint64(s.FactorPct), int64(s.Cap))
+	}
+	return min(scalePPM(d, s.FactorPPM()), int64(s.Cap))
 }

@@ -35,21 +35,21 @@ func TestBounds(t *testing.T) {
 		// 50+100+200+400 ms at least, 100+200+400+800 at most.
 		{"backoff & times", intersect{backoff, times{5}}, schedule.Limits{5, 750 * ms, 1500 * ms, 800 * ms, true}},
 		// 1, 2, 4, 8, 16, 32 s, then 60 s for the other 999 993 decisions.
-		{"huge Times skipped", intersect{expo{sec, 200, time.Minute}, times{1_000_000}}, schedule.Limits{1_000_000, 59_999_643 * sec, 59_999_643 * sec, time.Minute, true}},
+		{"huge Times skipped", intersect{expo{sec, 200, time.Minute, 0}, times{1_000_000}}, schedule.Limits{1_000_000, 59_999_643 * sec, 59_999_643 * sec, time.Minute, true}},
 		// 100ms each at least; 300ms, 900ms, 2.7s, 8.1s, 10s at most.
 		{"Decorrelated", intersect{schedule.Decorrelated{Base: 100 * ms, Cap: 10 * sec}, times{6}}, schedule.Limits{6, 500 * ms, 22 * sec, 10 * sec, true}},
 		// fib: 1 1 2 3 5 8 13 s, capped at 5 s.
 		{"Capped Fibonacci", intersect{capped{schedule.Fibonacci{Base: sec}, 5 * sec}, times{8}}, schedule.Limits{8, 22 * sec, 22 * sec, 5 * sec, true}},
-		{"full jitter", intersect{jittered{expo{sec, 100, sec}, 0, 100}, times{4}}, schedule.Limits{4, 0, 3 * sec, sec, true}},
+		{"full jitter", intersect{jittered{expo{sec, 100, sec, 0}, 0, 100, 0, 0}, times{4}}, schedule.Limits{4, 0, 3 * sec, sec, true}},
 		// A cap of 5m is never reached in two waits: 100ms, then 200ms.
 		{"cap out of reach", intersect{schedule.FullJitter(100*ms, 5*time.Minute), times{3}}, schedule.Limits{3, 0, 300 * ms, 200 * ms, true}},
-		{"jitter above 100%", intersect{jittered{expo{sec, 100, sec}, 50, 150}, times{3}}, schedule.Limits{3, sec, 3 * sec, 1500 * ms, true}},
+		{"jitter above 100%", intersect{jittered{expo{sec, 100, sec, 0}, 50, 150, 0, 0}, times{3}}, schedule.Limits{3, sec, 3 * sec, 1500 * ms, true}},
 		// Two decisions at min(0, 1s), then 1s twice.
-		{"Union of untimed", union{times{3}, intersect{expo{sec, 100, sec}, times{5}}}, schedule.Limits{5, 2 * sec, 2 * sec, sec, true}},
+		{"Union of untimed", union{times{3}, intersect{expo{sec, 100, sec, 0}, times{5}}}, schedule.Limits{5, 2 * sec, 2 * sec, sec, true}},
 		{"UpTo Spaced", upTo{spaced{10 * sec}, 35 * sec}, schedule.Limits{4, 30 * sec, 30 * sec, 10 * sec, true}},
 		{"UpTo Spaced exactly at the budget", upTo{spaced{10 * sec}, 30 * sec}, schedule.Limits{4, 30 * sec, 30 * sec, 10 * sec, true}},
 		{"UpTo zero", upTo{spaced{10 * sec}, 0}, schedule.Limits{1, 0, 0, 0, true}},
-		{"UpTo a run of a billion tiny delays", upTo{expo{1, 100, 1}, time.Hour}, schedule.Limits{3_600_000_000_001, time.Hour, time.Hour, 1, true}},
+		{"UpTo a run of a billion tiny delays", upTo{expo{1, 100, 1, 0}, time.Hour}, schedule.Limits{3_600_000_000_001, time.Hour, time.Hour, 1, true}},
 		// Least delays 50ms·2ᵏ, capped at 15s, add up past 1m after 11
 		// decisions. A run can stop on the budget no sooner than the
 		// 10th decision, whose delay reaches 30s, at a time past 30s.
@@ -65,7 +65,7 @@ func TestBounds(t *testing.T) {
 		// from 0s to 60s.
 		{"Union with an UpTo, no randomness", union{upTo{spaced{10 * sec}, time.Minute}, times{3}}, schedule.Limits{9, time.Minute, time.Minute, 10 * sec, true}},
 		// Spaced stays on its grid, 15 slots per decision.
-		{"Spaced inside a slower Intersect", intersect{intersect{spaced{2 * ms}, expo{30 * ms, 100, 30 * ms}}, times{1_000_000}}, schedule.Limits{1_000_000, 999_999 * 30 * ms, 999_999 * 30 * ms, 30 * ms, true}},
+		{"Spaced inside a slower Intersect", intersect{intersect{spaced{2 * ms}, expo{30 * ms, 100, 30 * ms, 0}}, times{1_000_000}}, schedule.Limits{1_000_000, 999_999 * 30 * ms, 999_999 * 30 * ms, 30 * ms, true}},
 		{"Union that never stops", union{upTo{spaced{sec}, 10 * sec}, backoff}, schedule.Limits{many, none, none, 30 * sec, false}},
 		{"invalid stops at once", times{0}, schedule.Limits{1, 0, 0, 0, true}},
 		{"nil stops at once", nil, schedule.Limits{1, 0, 0, 0, true}},

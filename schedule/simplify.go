@@ -53,7 +53,7 @@ func Simplify(s Schedule) Schedule {
 func simplify(s Schedule) Schedule {
 	switch s := s.(type) {
 	case Jittered:
-		return jitteredOf(simplify(s.Inner), s.LowPct, s.HighPct)
+		return jitteredOf(simplify(s.Inner), s)
 	case Capped:
 		return cappedOf(simplify(s.Inner), s.Max)
 	case UpTo:
@@ -95,11 +95,12 @@ func simplify(s Schedule) Schedule {
 // The ...Of functions build the normal form of a node whose children are
 // already in normal form.
 
-func jitteredOf(in Schedule, low, high int) Schedule {
-	if low == 100 && high == 100 || maxDelay(in) == 0 {
+func jitteredOf(in Schedule, j Jittered) Schedule {
+	if j.LowPPM() == 1_000_000 && j.HighPPM() == 1_000_000 || maxDelay(in) == 0 {
 		return in // scaling by exactly 1, or scaling zero delays
 	}
-	return Jittered{Inner: in, LowPct: low, HighPct: high}
+	j.Inner = in
+	return j
 }
 
 func cappedOf(in Schedule, limit time.Duration) Schedule {
@@ -310,14 +311,14 @@ func maxDelay(s Schedule) time.Duration {
 	case Spaced:
 		return s.Every // the next slot is at most Every after the attempt began
 	case Exponential:
-		if s.FactorPct == 100 {
+		if s.FactorPct == 100 && s.FactorFrac == 0 {
 			return min(s.Base, s.Cap) // it never grows
 		}
 		return s.Cap
 	case Decorrelated:
 		return s.Cap
 	case Jittered:
-		return scalePct(maxDelay(s.Inner), s.HighPct)
+		return scaleDur(maxDelay(s.Inner), s.HighPPM())
 	case Capped:
 		return min(maxDelay(s.Inner), s.Max)
 	case UpTo:

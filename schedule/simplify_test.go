@@ -29,7 +29,7 @@ type (
 func TestSimplify(t *testing.T) {
 	const ms = time.Millisecond
 	// Three schedules that stop, none of them Times, in String order.
-	a := intersect{expo{100 * ms, 200, 30 * time.Second}, times{3}}
+	a := intersect{expo{100 * ms, 200, 30 * time.Second, 0}, times{3}}
 	b := intersect{spaced{time.Second}, times{2}}
 	c := upTo{schedule.Backoff(ms, time.Second), time.Minute}
 	if !(a.String() < b.String() && b.String() < c.String()) {
@@ -72,20 +72,20 @@ func TestSimplify(t *testing.T) {
 		{"UpTo of Forever kept", upTo{forever{}, time.Second}, upTo{forever{}, time.Second}},
 		{"UpTo not merged across AndThen", andThen{times{2}, upTo{upTo{a, time.Second}, time.Minute}}, andThen{times{2}, upTo{a, time.Second}}},
 		{"Capped of Capped", capped{capped{a, time.Second}, 2 * time.Second}, capped{a, time.Second}},
-		{"Capped that never bites", capped{expo{100 * ms, 200, 30 * time.Second}, time.Minute}, expo{100 * ms, 200, 30 * time.Second}},
-		{"Capped at the cap", capped{expo{100 * ms, 200, 30 * time.Second}, 30 * time.Second}, expo{100 * ms, 200, 30 * time.Second}},
-		{"Capped that bites", capped{expo{100 * ms, 200, 30 * time.Second}, time.Second}, capped{expo{100 * ms, 200, 30 * time.Second}, time.Second}},
+		{"Capped that never bites", capped{expo{100 * ms, 200, 30 * time.Second, 0}, time.Minute}, expo{100 * ms, 200, 30 * time.Second, 0}},
+		{"Capped at the cap", capped{expo{100 * ms, 200, 30 * time.Second, 0}, 30 * time.Second}, expo{100 * ms, 200, 30 * time.Second, 0}},
+		{"Capped that bites", capped{expo{100 * ms, 200, 30 * time.Second, 0}, time.Second}, capped{expo{100 * ms, 200, 30 * time.Second, 0}, time.Second}},
 		{"Capped of Forever", capped{forever{}, time.Second}, forever{}},
 		{"Capped of a zero-delay composite", capped{andThen{times{3}, forever{}}, 0}, andThen{times{3}, forever{}}},
-		{"Jittered at 100%", jittered{a, 100, 100}, a},
-		{"Jittered of Times", jittered{times{3}, 0, 100}, times{3}},
-		{"Jittered of Capped at zero", jittered{capped{spaced{time.Second}, 0}, 50, 100}, capped{spaced{time.Second}, 0}},
+		{"Jittered at 100%", jittered{a, 100, 100, 0, 0}, a},
+		{"Jittered of Times", jittered{times{3}, 0, 100, 0, 0}, times{3}},
+		{"Jittered of Capped at zero", jittered{capped{spaced{time.Second}, 0}, 50, 100, 0, 0}, capped{spaced{time.Second}, 0}},
 		{"Jittered kept", schedule.Backoff(ms, time.Second), schedule.Backoff(ms, time.Second)},
-		{"Jittered of Jittered kept", jittered{jittered{b, 50, 100}, 50, 100}, jittered{jittered{b, 50, 100}, 50, 100}},
-		{"simplified inside a Jittered", jittered{union{spaced{time.Second}, times{1}}, 0, 100}, jittered{spaced{time.Second}, 0, 100}},
+		{"Jittered of Jittered kept", jittered{jittered{b, 50, 100, 0, 0}, 50, 100, 0, 0}, jittered{jittered{b, 50, 100, 0, 0}, 50, 100, 0, 0}},
+		{"simplified inside a Jittered", jittered{union{spaced{time.Second}, times{1}}, 0, 100, 0, 0}, jittered{spaced{time.Second}, 0, 100, 0, 0}},
 		{"the doc example", union{intersect{times{3}, forever{}}, andThen{andThen{times{2}, times{1}}, times{4}}}, times{5}},
 		{"invalid unchanged", union{times{0}, times{0}}, union{times{0}, times{0}}},
-		{"invalid deep unchanged", union{a, jittered{a, 100, 50}}, union{a, jittered{a, 100, 50}}},
+		{"invalid deep unchanged", union{a, jittered{a, 100, 50, 0, 0}}, union{a, jittered{a, 100, 50, 0, 0}}},
 		{"nil unchanged", nil, nil},
 	}
 	for _, tt := range tests {

@@ -96,3 +96,15 @@ func nonNegative(field string, d time.Duration) string {
 }
 
 func pct(n int) string { return strconv.Itoa(n) + "%" }
+
+// pctFrac is pct for a percentage with a fraction.
+func pctFrac(n, frac int) string { return string(AppendPercent(nil, n, frac)) }
+
+// badFrac returns the complaint about a fraction field out of its range,
+// or "".
+func badFrac(field string, frac int) string {
+	if frac < 0 || frac >= PctFracs {
+		return field + " fraction " + strconv.Itoa(frac) + " is outside [0, 9999] ten-thousandths of a percent"
+	}
+	return ""
+}

@@ -118,6 +118,9 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 				e.Base = notPos("base")
 			case 1:
 				e.FactorPct = pick(t, "factor", 99, 0, -1, math.MinInt)
+				if rapid.Bool().Draw(t, "fracfault") {
+					e.FactorPct, e.FactorFrac = pick(t, "factor", 100, 1_000_000_000), pick(t, "factorfrac", -1, 10000, math.MaxInt)
+				}
 			default:
 				e.Cap = notPos("cap")
 			}
@@ -151,6 +154,9 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 				j.HighPct = pick(t, "high", 1001, math.MaxInt)
 			default:
 				j.LowPct = j.HighPct + 1
+				if rapid.Bool().Draw(t, "fracfault") {
+					j.LowPct, j.LowFrac, j.HighFrac = j.HighPct, pick(t, "lowfrac", 1, 10000, -1), 0
+				}
 			}
 		}
 		j.Inner = child()

@@ -70,7 +70,9 @@ func draw(t *rapid.T, depth int) schedule.Schedule {
 	case 1:
 		return schedule.Spaced{Every: d.Draw(t, "every")}
 	case 2:
-		return schedule.Exponential{Base: d.Draw(t, "base"), FactorPct: rapid.SampledFrom([]int{100, 150, 200, 300, 1000}).Draw(t, "factor"), Cap: d.Draw(t, "cap")}
+		e := schedule.Exponential{Base: d.Draw(t, "base"), FactorPct: rapid.SampledFrom([]int{100, 150, 200, 300, 1000}).Draw(t, "factor"), Cap: d.Draw(t, "cap")}
+		e.FactorFrac = frac(t, "factorfrac")
+		return e
 	case 3:
 		if rapid.Bool().Draw(t, "fib") {
 			return schedule.Fibonacci{Base: d.Draw(t, "base")}
@@ -80,7 +82,15 @@ func draw(t *rapid.T, depth int) schedule.Schedule {
 		return schedule.Decorrelated{Base: d.Draw(t, "base"), Cap: d.Draw(t, "cap")}
 	case 5:
 		lo := rapid.IntRange(0, 200).Draw(t, "low")
-		return schedule.Jittered{Inner: draw(t, depth-1), LowPct: lo, HighPct: rapid.IntRange(lo, 1000).Draw(t, "high")}
+		j := schedule.Jittered{Inner: draw(t, depth-1), LowPct: lo, HighPct: rapid.IntRange(lo, 1000).Draw(t, "high")}
+		j.LowFrac = frac(t, "lowfrac")
+		if j.HighPct < 1000 {
+			j.HighFrac = frac(t, "highfrac")
+		}
+		if j.LowPPM() > j.HighPPM() {
+			j.LowFrac, j.HighFrac = j.HighFrac, j.LowFrac
+		}
+		return j
 	case 6:
 		return schedule.Union{A: draw(t, depth-1), B: draw(t, depth-1)}
 	case 7:
@@ -94,6 +104,15 @@ func draw(t *rapid.T, depth int) schedule.Schedule {
 	default:
 		return draw(t, depth-1)
 	}
+}
+
+// frac returns a fraction of a percent, in ten-thousandths: mostly none,
+// sometimes the finest, a round one or the largest.
+func frac(t *rapid.T, label string) int {
+	if rapid.IntRange(0, 3).Draw(t, label+"kind") > 0 {
+		return 0
+	}
+	return rapid.SampledFrom([]int{1, 100, 5000, 9999}).Draw(t, label)
 }
 
 // budget returns a non-negative duration, sometimes zero.

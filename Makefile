@@ -7,9 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test mongo-test
+.PHONY: prom-test otel-test mongo-test config-test
 
-test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test
+test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test
 
 vet:
 	$(GO) vet ./...
@@ -52,6 +52,7 @@ lint: vet tidy
 	cd playground/browsertest && $(STATICCHECK) ./...
 	cd promrecur && $(STATICCHECK) ./...
 	cd mongorecur && $(STATICCHECK) ./...
+	cd configtest && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -70,6 +71,13 @@ cover:
 # benchmarks.
 bench-test:
 	cd bench && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# configtest/ is a test-only module (the config libraries it reads
+# parse.Policy with, viper, koanf, gopkg.in/yaml.v3 and the others, stay
+# out of the main go.mod); it also compiles the snippets of
+# docs/language.md that import them.
+config-test:
+	cd configtest && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # grpcretry/ is a module of its own too (google.golang.org/grpc stays out
 # of the main go.mod); its tests run against real servers on loopback.

@@ -20,6 +20,7 @@ import (
 	"github.com/recur-go/recur/parse"
 	"github.com/spf13/viper"
 	goyaml "go.yaml.in/yaml/v3"
+	yamlv2 "gopkg.in/yaml.v2"
 	yamlv3 "gopkg.in/yaml.v3"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -49,6 +50,10 @@ var decoders = map[string]decoder{
 	},
 	"gopkg.in/yaml.v3": func(t *testing.T, doc string, c *Config) []string {
 		err := yamlv3.Unmarshal([]byte(doc), c)
+		return located(err, parse.LocateYAML([]byte(doc), err))
+	},
+	"gopkg.in/yaml.v2": func(t *testing.T, doc string, c *Config) []string {
+		err := yamlv2.Unmarshal([]byte(doc), c)
 		return located(err, parse.LocateYAML([]byte(doc), err))
 	},
 	"sigs.k8s.io/yaml": func(t *testing.T, doc string, c *Config) []string {

@@ -71,6 +71,19 @@ func TestGopkgYAMLv3(t *testing.T) {
 	})
 }
 
+// gopkg.in/yaml.v2 calls the same UnmarshalYAML, and tells the line as
+// gopkg.in/yaml.v3 does.
+func TestGopkgYAMLv2(t *testing.T) {
+	run(t, "gopkg.in/yaml.v2", []tcase{
+		{"clients:\n  billing:\n    retry:\n      times: 3\n",
+			[]string{"yaml: line 4: found a mapping" + suchAs, "yaml: line 4, column 7, at clients.billing.retry: found a mapping" + suchAs}},
+		{"name: x\nretry: 3\n",
+			[]string{"yaml: line 2: found the number 3" + suchAs, "yaml: line 2, column 8, at retry: found the number 3" + suchAs}},
+		{"clients:\n  billing:\n    retry: backoff(100ms, 30s) & times(0)\n",
+			[]string{"yaml: line 3: in the policy that starts here, at 1:29 of its text: Times: n 0 is below 1", "yaml: line 3, column 40, at clients.billing.retry: Times: n 0 is below 1"}},
+	})
+}
+
 func TestSigsYAML(t *testing.T) {
 	run(t, "sigs.k8s.io/yaml", []tcase{
 		{"clients:\n  billing:\n    retry:\n      times: 3\n",
@@ -218,6 +231,7 @@ func TestDecode(t *testing.T) {
 	docs := map[string]string{
 		"go.yaml.in/yaml/v3":                   yamlDoc,
 		"gopkg.in/yaml.v3":                     yamlDoc,
+		"gopkg.in/yaml.v2":                     yamlDoc,
 		"sigs.k8s.io/yaml":                     yamlDoc,
 		"github.com/spf13/viper":               yamlDoc,
 		"github.com/knadh/koanf/v2":            yamlDoc,
@@ -262,6 +276,7 @@ func TestCheckAfterDecode(t *testing.T) {
 	docs := map[string]string{
 		"go.yaml.in/yaml/v3":              "retyr: times(3)\n",
 		"gopkg.in/yaml.v3":                "retyr: times(3)\n",
+		"gopkg.in/yaml.v2":                "retyr: times(3)\n",
 		"sigs.k8s.io/yaml":                "retyr: times(3)\n",
 		"github.com/spf13/viper":          "retyr: times(3)\n",
 		"github.com/knadh/koanf/v2":       "retyr: times(3)\n",

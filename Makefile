@@ -132,27 +132,25 @@ bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(Breaker|Budget)' -benchmem -count 10 -cpu 1 . | tee -a bench.txt
 	cd bench && $(GO) tool benchstat -col /lib bench.txt
 
-# The playground (docs/playground.md). Its WebAssembly program is committed
-# gzipped, so that a fresh clone builds and serves it; wasm rebuilds it.
-# browser-test rebuilds it first, so that the page under test is always
-# this tree's (a change to parse, lint or any package the program imports
-# changes it: commit the file when git status shows it). -trimpath makes
-# the build the same in every folder.
-WASM_OUT := playground/static/recur.wasm
+# The playground (docs/playground.md). Its WebAssembly program and the Go
+# toolchain's wasm_exec.js are build outputs, never committed: schedcheck
+# serve builds them on first use, from the source it was built from, into
+# the user cache (recur/playground under $XDG_CACHE_HOME or ~/.cache), and
+# Go's build cache makes a rebuild of unchanged source quick.
+# wasm builds them there the same way (playground.Builder) and prints where.
 wasm:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM_OUT) ./playground/wasm
-	gzip -9 -n -f $(WASM_OUT)
-	chmod 644 $(WASM_OUT).gz
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" playground/static/wasm_exec.js
+	$(GO) run ./playground/site -wasm-only
 
-# The page as a static folder for any web host.
+# The page as a static folder for any web host, with the program built as
+# wasm builds it.
 SITE ?= site
 site:
 	$(GO) run ./playground/site -o $(SITE)
 
 # playground/browsertest is a module of its own (chromedp stays out of the
-# main go.mod): it drives headless Chromium against schedcheck serve.
-browser-test: wasm
+# main go.mod): it drives headless Chromium against schedcheck serve, which
+# builds this tree's program into the user cache, outside the tree.
+browser-test:
 	cd playground/browsertest && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # docs/playground.png for the README, and the figures of docs/benchmarks.md.

@@ -69,8 +69,11 @@ type Server struct {
 }
 
 // Serve builds schedcheck into dir and starts `schedcheck serve --addr
-// 127.0.0.1:0`, waiting at most 5 minutes for the build and 10 seconds
-// for the address.
+// 127.0.0.1:0` in the repository's root, waiting at most 5 minutes for
+// the build of schedcheck and 10 for its address: serve first builds the
+// playground's WebAssembly program from this tree into the user cache
+// (playground.Builder), which takes a minute or two when the cache is
+// cold. What serve says goes to standard error.
 func Serve(ctx context.Context, dir string) (*Server, error) {
 	root, err := Root()
 	if err != nil {
@@ -85,6 +88,7 @@ func Serve(ctx context.Context, dir string) (*Server, error) {
 		return nil, fmt.Errorf("go build ./cmd/schedcheck: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
+	cmd.Dir = root
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -103,17 +107,20 @@ func Serve(ctx context.Context, dir string) (*Server, error) {
 	}()
 	s := &Server{Bin: bin, cmd: cmd}
 	select {
-	case l := <-line:
-		_, url, ok := strings.Cut(l, "http://")
-		if !ok {
+	case l, ok := <-line:
+		_, url, found := strings.Cut(l, "http://")
+		if !ok || !found {
 			s.Stop()
-			return nil, fmt.Errorf("schedcheck serve printed %q, not its address", l)
+			return nil, fmt.Errorf("schedcheck serve printed %q, not its address (its standard error above says why)", l)
 		}
 		s.URL = "http://" + url
 		return s, nil
-	case <-time.After(10 * time.Second):
+	case <-time.After(10 * time.Minute):
 		s.Stop()
-		return nil, errors.New("schedcheck serve did not print its address within 10s")
+		return nil, errors.New("schedcheck serve did not print its address within 10 minutes")
+	case <-ctx.Done():
+		s.Stop()
+		return nil, ctx.Err()
 	}
 }
 

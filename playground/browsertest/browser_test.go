@@ -3,9 +3,10 @@ package browsertest
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -281,33 +282,48 @@ func TestGRPC(t *testing.T) {
 	}
 }
 
-// TestWasmFresh: the embedded recur.wasm.gz and wasm_exec.js are what
-// make wasm builds from this tree, byte for byte; run make wasm (which
-// make browser-test runs first) and commit the file when this fails.
-func TestWasmFresh(t *testing.T) {
+// TestProgram: the program the page runs is this tree's: serve's
+// recur.wasm equals, byte for byte, a build of this tree by
+// playground.Builder (what serve runs) into a fresh cache folder, and its
+// wasm_exec.js is the toolchain's.
+func TestProgram(t *testing.T) {
+	if env.skip != "" {
+		t.Skip(env.skip)
+	}
 	root, err := Root()
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "recur.wasm")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./playground/wasm")
-	build.Dir = root
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the wasm: %v\n%s", err, b)
-	}
-	fresh, err := os.ReadFile(out)
+	b := &playground.Builder{CacheDir: t.TempDir()}
+	src, err := b.FindSource(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	committed, err := playground.Wasm()
+	if src.Dir != root || src.Version != "" {
+		t.Errorf("FindSource = %+v, want the working tree %s", src, root)
+	}
+	start := time.Now()
+	built, err := b.Build(ctx, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sha256.Sum256(fresh) != sha256.Sum256(committed) {
-		t.Errorf("playground/static/recur.wasm.gz is stale (%d bytes, a fresh build has %d): run make wasm", len(committed), len(fresh))
+	t.Logf("built the program (%d bytes) in %v", len(built.Wasm), time.Since(start).Round(time.Millisecond))
+	served := map[string][]byte{}
+	for _, name := range []string{"recur.wasm", "wasm_exec.js"} {
+		resp, err := http.Get(env.srv.URL + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		served[name], err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d, %v", name, resp.StatusCode, err)
+		}
+	}
+	if !bytes.Equal(served["recur.wasm"], built.Wasm) {
+		t.Errorf("serve's recur.wasm (%d bytes) differs from this tree's (%d bytes)", len(served["recur.wasm"]), len(built.Wasm))
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
@@ -317,12 +333,8 @@ func TestWasmFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join(root, "playground", "static", "wasm_exec.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Error("playground/static/wasm_exec.js differs from the toolchain's: run make wasm")
+	if !bytes.Equal(served["wasm_exec.js"], want) || !bytes.Equal(built.Exec, want) {
+		t.Error("serve's wasm_exec.js differs from the Go toolchain's")
 	}
 }
 

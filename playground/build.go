@@ -258,7 +258,7 @@ func (b *Builder) Build(ctx context.Context, src Source) (Program, error) {
 	}
 	if b.Log != nil {
 		if _, err := os.Stat(wasmPath); err != nil {
-			fmt.Fprintf(b.Log, "building the playground's WebAssembly program from %s, %s, into %s: the first build takes a minute or two, later ones reuse it\n", src.How, src.Dir, out)
+			fmt.Fprintf(b.Log, "building the playground's WebAssembly program from %s, %s, into %s (a first build can take a minute or two; later ones reuse it)\n", src.How, src.Dir, out)
 		} else {
 			fmt.Fprintf(b.Log, "bringing the playground's WebAssembly program in %s up to date with %s\n", out, src.Dir)
 		}

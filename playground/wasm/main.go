@@ -8,7 +8,8 @@
 //	recur.fromGRPC(text, plusMinus20)               → engine.Imported
 //	recur.storm(policiesJSON, clients, runs, seed, onProgress) → {rows, error}
 //
-// Build it with `make wasm`, which writes playground/static/recur.wasm.gz.
+// playground.Builder builds it (schedcheck serve, make wasm and make site
+// run it) into the user cache; it is never committed.
 package main
 
 import (

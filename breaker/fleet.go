@@ -17,6 +17,8 @@ const syncEvery = 20
 // fleet is the part of a breaker that speaks to its Config.Shared store.
 type fleet struct {
 	link  Link
+	hurry Hurrier       // link's, if it has one
+	lazy  LazyAdder     // link's, if it has one
 	kick  chan struct{} // a failure asks for a flush now
 	stop  chan struct{}
 	done  chan struct{}
@@ -45,6 +47,8 @@ func (b *Breaker) join() error {
 		return err
 	}
 	f.link = link
+	f.hurry, _ = link.(Hurrier)
+	f.lazy, _ = link.(LazyAdder)
 	if b.s.SharedFlush < 0 {
 		close(f.done)
 		return nil
@@ -93,12 +97,16 @@ func (b *Breaker) Close() error {
 // always without a store, and while the store is unreachable.
 func (b *Breaker) judgesLocally() bool { return b.fleet == nil || !b.fleet.ok.Load() }
 
-// kickFlush asks the flusher to send a failure at once.
+// kickFlush asks the flusher to send a failure at once, and a link that
+// holds the flusher's last batch for a later round to send it now.
 func (b *Breaker) kickFlush() {
-	if b.fleet != nil {
+	if f := b.fleet; f != nil {
 		select {
-		case b.fleet.kick <- struct{}{}:
+		case f.kick <- struct{}{}:
 		default:
+		}
+		if f.hurry != nil {
+			f.hurry.Hurry()
 		}
 	}
 }
@@ -115,30 +123,47 @@ func (b *Breaker) Flush() {
 		return
 	}
 	b.mu.Lock()
-	w := b.word.Load()
-	gen := f.gen
-	var life [3]int64
-	for c := range life {
-		life[c] = b.win.LifetimeLocked(c)
-	}
-	var batch Batch
-	if st := stateOf(w); st == Closed || st == MetricsOnly {
-		batch = Batch{
-			Calls:    int(life[cCalls] - f.sent[cCalls]),
-			Failures: int(life[cFailures] - f.sent[cFailures]),
-			Slow:     int(life[cSlow] - f.sent[cSlow]),
-		}
-		batch.Streak = min(int(b.consec.Load()), batch.Failures)
-	}
-	f.sent = life
 	f.ticks++
-	dirty := f.dirty
-	read := f.ticks >= syncEvery || dirty || !f.ok.Load()
-	b.mu.Unlock()
-	if batch == (Batch{}) && !read {
-		return
+	read := f.ticks >= syncEvery || f.dirty || !f.ok.Load()
+	if !read {
+		if st := stateOf(b.word.Load()); st != Closed && st != MetricsOnly || b.lifeLocked() == f.sent {
+			b.mu.Unlock()
+			return // nothing to send, nothing to read
+		}
 	}
-	cur, c, err := f.link.Add(gen, batch)
+	b.mu.Unlock()
+	var (
+		w, gen uint64
+		batch  Batch
+		dirty  bool
+	)
+	take := func() (uint64, Batch) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		w, gen, dirty = b.word.Load(), f.gen, f.dirty
+		life := b.lifeLocked()
+		if st := stateOf(w); st == Closed || st == MetricsOnly {
+			batch = Batch{
+				Calls:    int(life[cCalls] - f.sent[cCalls]),
+				Failures: int(life[cFailures] - f.sent[cFailures]),
+				Slow:     int(life[cSlow] - f.sent[cSlow]),
+			}
+			batch.Streak = min(int(b.consec.Load()), batch.Failures)
+		}
+		f.sent = life
+		return gen, batch
+	}
+	var (
+		cur SharedState
+		c   Counts
+		err error
+	)
+	if f.lazy != nil {
+		cur, c, err = f.lazy.AddLazy(take)
+	} else {
+		take()
+		cur, c, err = f.link.Add(gen, batch)
+	}
 	if err != nil {
 		// Not acknowledged: the batch stays counted, and goes with the
 		// next one (a store that applied it and lost the answer counts
@@ -179,6 +204,14 @@ func (b *Breaker) Flush() {
 	}
 	b.mu.Unlock()
 	b.notify(t)
+}
+
+// lifeLocked returns the window's lifetime counters.
+func (b *Breaker) lifeLocked() (life [3]int64) {
+	for c := range life {
+		life[c] = b.win.LifetimeLocked(c)
+	}
+	return life
 }
 
 // down reports whether a store's error says it is unreachable (see

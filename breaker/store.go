@@ -81,6 +81,26 @@ type Link interface {
 	Close() error
 }
 
+// Hurrier is a Link that can hold a batch for a later round (to send the
+// batches of many breakers together): a breaker calls Hurry when it
+// counts a failure, and the link sends what it holds at once, so that
+// the failure, which goes in the next batch, is not kept waiting behind
+// it. Hurry must not block.
+type Hurrier interface {
+	Hurry()
+}
+
+// LazyAdder is a Link that sends a breaker's batch together with other
+// breakers' in a later round: a breaker's Flush calls AddLazy instead of
+// Add, and the link calls take once, when it makes up the round, for the
+// generation and the batch to send, so that the batch holds every
+// outcome counted until then (a batch taken early and held would carry
+// old successes past newer failures of other instances). Otherwise it
+// is Add.
+type LazyAdder interface {
+	AddLazy(take func() (gen uint64, b Batch)) (SharedState, Counts, error)
+}
+
 // SharedState is a breaker's state as a Store keeps it.
 type SharedState struct {
 	// Gen is the generation: 0 for a name no breaker has published yet

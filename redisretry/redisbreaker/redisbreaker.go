@@ -285,6 +285,9 @@ type link struct {
 	// hold is how long a batch of successes waits for its round (see
 	// Config.FlushMin); ns.
 	hold atomic.Int64
+	// hurried is set by a Hurry that found no batch of the link waiting:
+	// the next one goes in the next round.
+	hurried atomic.Bool
 }
 
 // bad returns the error of an answer no breaker wrote, counted and
@@ -380,8 +383,10 @@ func (l *link) Release(gen uint64) error {
 // addReq is one Add waiting for its round.
 type addReq struct {
 	l    *link
+	take func() (uint64, breaker.Batch) // the generation and batch, when the round is made up
 	gen  uint64
 	b    breaker.Batch
+	at   time.Time      // when the breaker took the batch
 	done chan addResult // buffered: the round never waits for the caller
 }
 
@@ -394,7 +399,19 @@ type addResult struct {
 // Add implements breaker.Link: the batch waits for the Store's next round,
 // which sends it with every other breaker's (see Config.FlushMin).
 func (l *link) Add(gen uint64, b breaker.Batch) (breaker.SharedState, breaker.Counts, error) {
-	r := &addReq{l: l, gen: gen, b: b, done: make(chan addResult, 1)}
+	return l.wait(&addReq{l: l, gen: gen, b: b, at: time.Now()}, b.Failures > 0 || b.Slow > 0 || l.probing.Load())
+}
+
+// AddLazy implements breaker.LazyAdder: the breaker's batch is taken when
+// the round is made up, so that it carries every outcome until then.
+func (l *link) AddLazy(take func() (uint64, breaker.Batch)) (breaker.SharedState, breaker.Counts, error) {
+	return l.wait(&addReq{l: l, take: take}, l.hurried.Swap(false) || l.probing.Load())
+}
+
+// wait queues r for a round (the next one if urgent, else within the
+// link's hold) and returns its answer.
+func (l *link) wait(r *addReq, urgent bool) (breaker.SharedState, breaker.Counts, error) {
+	r.done = make(chan addResult, 1)
 	s := l.s
 	due := time.Now().Add(time.Duration(l.hold.Load()))
 	s.mu.Lock()
@@ -402,13 +419,38 @@ func (l *link) Add(gen uint64, b breaker.Batch) (breaker.SharedState, breaker.Co
 		s.due = due
 	}
 	s.queue = append(s.queue, r)
-	if b.Failures > 0 || b.Slow > 0 || l.probing.Load() {
+	if urgent {
 		s.urgent = true
 	}
 	s.mu.Unlock()
 	s.poke()
 	res := <-r.done
 	return res.st, res.c, res.err
+}
+
+// Hurry implements breaker.Hurrier: the breaker counted a failure, so a
+// batch of its waiting for a later round goes in the next one (taken
+// then, with the failure in it).
+func (l *link) Hurry() {
+	s := l.s
+	s.mu.Lock()
+	held := false
+	for _, r := range s.queue {
+		if r.l == l {
+			held = true
+			break
+		}
+	}
+	if held {
+		s.urgent = true
+	} else {
+		l.hurried.Store(true) // the flusher's next batch, then
+	}
+	s.mu.Unlock()
+	if held {
+		s.poke()
+	}
+	l.hold.Store(int64(s.base()))
 }
 
 func (s *Store) poke() {
@@ -479,6 +521,12 @@ func (s *Store) round(items []*addReq) {
 		all(fmt.Errorf("%w: %w", breaker.ErrStoreDown, err))
 		return
 	}
+	for _, it := range items {
+		if it.take != nil {
+			it.gen, it.b = it.take()
+			it.at = time.Now()
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
 	cmds := s.send(ctx, items)
@@ -507,7 +555,8 @@ func (s *Store) send(ctx context.Context, items []*addReq) []*redis.Cmd {
 	cmds := make([]*redis.Cmd, len(items))
 	for i, it := range items {
 		l := it.l
-		cmds[i] = addScript.EvalSha(ctx, pipe, l.keys[:], it.gen, l.width, it.b.Calls, it.b.Failures, it.b.Slow, it.b.Streak, s.ttl)
+		cmds[i] = addScript.EvalSha(ctx, pipe, l.keys[:], it.gen, l.width, it.b.Calls, it.b.Failures, it.b.Slow, it.b.Streak, s.ttl,
+			time.Since(it.at).Microseconds())
 	}
 	_, _ = pipe.Exec(ctx) // each command carries its own error
 	return cmds

@@ -80,9 +80,17 @@ return {1}
 `)
 
 // addScript: KEYS state, window, probes; ARGV gen, bucket width µs,
-// calls, failures, slow, streak, ttl ms. Returns {state..., calls,
-// failures, slow, streak}: the window's sums over its last 10 buckets
-// and the fleet's streak while closed, the probes' tally while half-open.
+// calls, failures, slow, streak, ttl ms, age µs (how long ago the batch
+// was taken). Returns {state..., calls, failures, slow, streak}: the
+// window's sums over its last 10 buckets and the fleet's streak while
+// closed, the probes' tally while half-open.
+//
+// The window's field ft is when (Redis TIME, µs) a batch of failures
+// last added to the streak. A batch with a success sets the streak to
+// the one it ended with, unless it was taken before ft: its successes
+// are then older than a failure the fleet already counts, and it only
+// adds its own trailing failures. (A breaker's batch of successes can
+// wait up to FlushMax for its round.)
 var addScript = redis.NewScript(prelude + `
 local now = now_us()
 local cur = state(KEYS[1], now)
@@ -103,8 +111,9 @@ if cur[1] == tonumber(ARGV[1]) then
     local v = redis.call('HMGET', KEYS[2], 'streak',
       't0', 'c0', 'f0', 's0', 't1', 'c1', 'f1', 's1', 't2', 'c2', 'f2', 's2', 't3', 'c3', 'f3', 's3',
       't4', 'c4', 'f4', 's4', 't5', 'c5', 'f5', 's5', 't6', 'c6', 'f6', 's6', 't7', 'c7', 'f7', 's7',
-      't8', 'c8', 'f8', 's8', 't9', 'c9', 'f9', 's9')
-    for j = 1, 41 do v[j] = int(v[j]) end
+      't8', 'c8', 'f8', 's8', 't9', 'c9', 'f9', 's9', 'ft')
+    for j = 1, 42 do v[j] = int(v[j]) end
+    local ft = v[42]
     if calls > 0 then
       local o = 2 + 4 * i
       if v[o] ~= b then
@@ -113,11 +122,14 @@ if cur[1] == tonumber(ARGV[1]) then
       v[o + 1], v[o + 2], v[o + 3] = v[o + 1] + calls, v[o + 2] + fails, v[o + 3] + slow
       if fails == calls then
         v[1] = v[1] + fails
+        ft = now
+      elseif now - tonumber(ARGV[8]) < ft then
+        v[1] = v[1] + streak
       else
         v[1] = streak
       end
       redis.call('HSET', KEYS[2], 't' .. i, fmt(b), 'c' .. i, fmt(v[o + 1]), 'f' .. i, fmt(v[o + 2]),
-        's' .. i, fmt(v[o + 3]), 'streak', fmt(v[1]))
+        's' .. i, fmt(v[o + 3]), 'streak', fmt(v[1]), 'ft', fmt(ft))
       redis.call('PEXPIRE', KEYS[2], ARGV[7])
     end
     out[4] = v[1]

@@ -112,6 +112,10 @@ func leastDraws(s schedule.Schedule) schedule.Schedule {
 		return schedule.Sum{A: leastDraws(v.A), B: leastDraws(v.B)}
 	case schedule.WhileBelow:
 		return schedule.WhileBelow{Inner: leastDraws(v.Inner), Limit: v.Limit}
+	case schedule.DecorrelatedV2:
+		// Its least draws make its waits zero from the second on: a
+		// Linear of zero step from 0 waits no less.
+		return schedule.Linear{}
 	case schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Spaced, schedule.Times:
 		// These take the path after the switch.
 	}
@@ -143,7 +147,7 @@ func timeLimit(s schedule.Schedule) (time.Duration, bool) {
 		return bothLimited(v.A, v.B)
 	case schedule.WhileBelow:
 		return timeLimit(v.Inner) // it only stops earlier
-	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times:
+	case schedule.AndThen, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times:
 		// These take the path after the switch.
 	case schedule.Sum:
 		// A side's UpTo checks its own delay, not the sum: the next
@@ -204,7 +208,7 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 		return schedule.Capped{Inner: withoutUpTo(v.Inner), Max: v.Max}
 	case schedule.WhileBelow:
 		return schedule.WhileBelow{Inner: withoutUpTo(v.Inner), Limit: v.Limit}
-	case schedule.AndThen, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union:
+	case schedule.AndThen, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union:
 		// These take the path after the switch.
 	}
 	return s

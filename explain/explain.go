@@ -78,7 +78,7 @@ func statesCount(s schedule.Schedule, max int) bool {
 	case schedule.WhileBelow:
 		return statesCount(s.Inner, max)
 	case schedule.AndThen, schedule.Spaced, schedule.Exponential, schedule.Fibonacci,
-		schedule.Decorrelated, schedule.Forever, schedule.Linear, schedule.Random:
+		schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Forever, schedule.Linear, schedule.Random:
 		return false // no Times that counts from the first attempt
 	}
 	return false
@@ -179,6 +179,8 @@ func Describe(s schedule.Schedule) string {
 			return "waits grow linearly: " + Duration(s.Base) + ", " + Duration(sat.MulDur(s.Base, 2)) + ", " + Duration(sat.MulDur(s.Base, 3)) + ", …"
 		}
 		return "waits grow linearly from " + Duration(s.Base) + ", " + Duration(s.Step) + " longer each time"
+	case schedule.DecorrelatedV2:
+		return "Polly's soft-exponential jitter: random waits whose medians are near " + Duration(s.Base) + ", " + Duration(sat.MulDur(s.Base, 2)) + ", " + Duration(sat.MulDur(s.Base, 4)) + ", … doubling, with no cap"
 	case schedule.Random:
 		if s.Lo == s.Hi {
 			return "waits " + Duration(s.Lo) + " between attempts"

@@ -228,6 +228,8 @@ func maxDelay(s schedule.Schedule) time.Duration {
 		return schedule.MaxDuration
 	case schedule.Random:
 		return s.Hi
+	case schedule.DecorrelatedV2:
+		return schedule.MaxDuration
 	case schedule.Sum:
 		return sat.AddDur(maxDelay(s.A), maxDelay(s.B))
 	case schedule.WhileBelow:

@@ -384,3 +384,58 @@ func TestWholePercentsKeepTheirDraws(t *testing.T) {
 		t.Errorf("%v and %v draw the same: the fine key should differ", whole, fine)
 	}
 }
+
+// Polly's DecorrelatedJitterBackoffV2, App-vNext/Polly's
+// test/Polly.Core.Tests/Retry/RetryHelperTests.cs,
+// DecorrelatedJitterBackoffV2_Meets_Specification: for a base delay f and
+// attempt t (from 0), every delay lies in [0, f·2ᵗ·4 − 1 tick]; and the
+// doc comment of RetryHelper.DecorrelatedJitterBackoffV2: retry t comes, in
+// the median, near f·2ᵗ after the first failure (the waits add up to
+// g(t+u)·f/1.4, which telescopes).
+func TestPeerDecorrelatedV2(t *testing.T) {
+	for _, base := range []time.Duration{ms, 200 * ms, sec, time.Minute} {
+		s := schedule.DecorrelatedV2{Base: base}
+		const seeds, n = 2001, 8
+		per := make([][]time.Duration, n)
+		for seed := range uint64(seeds) {
+			var at time.Duration
+			for k, d := range delays(s, seed, n) {
+				ceiling := sat.MulDur(base, 4<<k) - 100 // a .NET tick is 100ns
+				if d < 0 || d > ceiling {
+					t.Fatalf("%v, seed %d, attempt %d: %v outside [0, %v]", s, seed, k, d, ceiling)
+				}
+				at += d
+				per[k] = append(per[k], at)
+			}
+		}
+		for k, ats := range per {
+			slices.Sort(ats)
+			median, want := ats[seeds/2], sat.MulDur(base, 1<<k)
+			if median < want*85/100 || median > want*115/100 { // the first comes near 0.9·f, Polly's 850ms
+				t.Errorf("%v retry %d: median time %v, far from %v", s, k+1, median, want)
+			}
+		}
+	}
+	// Polly.Contrib.WaitAndRetry's Backoff_should_not_overflow_to_give_negative_timespan:
+	// far out, the delays saturate and never turn negative.
+	s := schedule.DecorrelatedV2{Base: time.Hour}
+	ds := delays(s, 3, 2000)
+	for i, d := range ds {
+		if d < 0 {
+			t.Fatalf("%v: delay %d is %v", s, i+1, d)
+		}
+	}
+	if ds[len(ds)-1] != schedule.MaxDuration {
+		t.Errorf("%v: delay 2000 is %v; want the largest Duration", s, ds[len(ds)-1])
+	}
+}
+
+// The curve is pinned: these delays are what every platform computes for
+// seed 1, so a change to the arithmetic shows.
+func TestDecorrelatedV2Pinned(t *testing.T) {
+	got := delays(schedule.DecorrelatedV2{Base: sec}, 1, 6)
+	want := []time.Duration{1037434335, 1656603393, 2009304883, 2436340383, 12899813967, 6594471196}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("DecorrelatedV2(1s), seed 1 (-pinned +now):\n%s", diff)
+	}
+}

@@ -419,13 +419,15 @@ func checkLimits(t *rapid.T, s schedule.Schedule, b schedule.Limits) {
 func deterministic(s schedule.Schedule) bool {
 	switch s := s.(type) {
 	case schedule.Jittered:
-		if s.LowPct < s.HighPct {
+		if s.LowPPM() < s.HighPPM() {
 			return false
 		}
 	case schedule.Decorrelated:
 		return s.Cap <= s.Base
 	case schedule.Random:
 		return s.Lo == s.Hi
+	case schedule.DecorrelatedV2:
+		return false
 	case schedule.WhileBelow:
 		// Its stop depends on the timeline when its inner's delays do:
 		// Bounds holds for every timeline, so it is not exact for one.

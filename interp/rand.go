@@ -43,6 +43,8 @@ func key(s schedule.Schedule) uint64 {
 		return mix(mix(0x4445434f5252454c^uint64(s.Base)) ^ uint64(s.Cap))
 	case schedule.Random:
 		return mix(mix(0x52414e444f4d4c4f^uint64(s.Lo)) ^ uint64(s.Hi))
+	case schedule.DecorrelatedV2:
+		return mix(0x444543562d4a4954 ^ uint64(s.Base))
 	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 		// These take the path after the switch.
 	}

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -112,6 +113,10 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		return nd.stA, true
 	case schedule.Random:
 		return int64(s.Lo) + uniform(r.draw(nd), int64(s.Hi-s.Lo)), true
+	case schedule.DecorrelatedV2:
+		d, next := s.Step(nd.k, float64(r.draw(nd)>>11)/(1<<53), math.Float64frombits(uint64(nd.stA)))
+		nd.stA = int64(math.Float64bits(next))
+		return int64(d), true
 	case schedule.WhileBelow:
 		d, ok := r.step(nd.a, st, now)
 		if !ok || d >= int64(s.Limit) {

@@ -146,7 +146,7 @@ func count(s schedule.Schedule) int {
 //	Jittered LowPct, HighPct → p, q, or its ends in millionths when one
 //	has a fraction;
 //	Capped Max → p; UpTo Budget → p; Linear Base, Step → p, q; Random
-//	Lo, Hi → p, q; WhileBelow Limit → p; Union, Intersect, Sum, AndThen:
+//	Lo, Hi → p, q; DecorrelatedV2 Base → p; WhileBelow Limit → p; Union, Intersect, Sum, AndThen:
 //	the indexes of A and B (First and Then) → p, q. The child of
 //	Jittered, Capped, UpTo and WhileBelow is node i+1.
 //
@@ -199,6 +199,8 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 		nd.step, nd.p, nd.q = stepLinear, int64(s.Base), int64(s.Step)
 	case schedule.Random:
 		nd.step, nd.p, nd.q = stepRandom, int64(s.Lo), int64(s.Hi)
+	case schedule.DecorrelatedV2:
+		nd.step, nd.p = stepDecorrelatedV2, int64(s.Base)
 	case schedule.Sum:
 		nd.step = stepSum
 	case schedule.WhileBelow:

@@ -166,6 +166,14 @@ func (c *stateChecker) check(s schedule.Schedule, i int, k, start int64, atLeast
 		return i + 1, mayGo, nil
 	case schedule.Random:
 		return i + 1, mayGo, zeroAB()
+	case schedule.DecorrelatedV2:
+		// a holds the curve's value at the k-th decision, g(k−1+u) for a
+		// draw u in [0, 1): between g(k−1) and g(k).
+		g := math.Float64frombits(uint64(nd.a))
+		if k > 0 && !(g >= v2Curve(k-1) && g <= v2Curve(k)) || nd.b != 0 {
+			return 0, 0, nodeErr(i, s, "curve %v, b %d at decision %d; want a value in [%v, %v], 0", g, nd.b, k, v2Curve(k-1), v2Curve(k))
+		}
+		return i + 1, mayGo, nil
 	case schedule.Jittered, schedule.Capped:
 		// A wrapper decides with its child and stops when it stops.
 		if err := zeroAB(); err != nil {
@@ -301,6 +309,16 @@ func exponentialAt(s schedule.Exponential, k int64) int64 {
 		d = next
 	}
 	return d
+}
+
+// v2Curve returns DecorrelatedV2's curve at the whole t, as Step computes
+// it for a draw of 0.
+func v2Curve(t int64) float64 {
+	if t == 0 {
+		return 0
+	}
+	_, g := schedule.DecorrelatedV2{Base: 1}.Step(t+1, 0, 0)
+	return g
 }
 
 // linearAt returns the delay of s at its k-th decision, as stepLinear

@@ -1,7 +1,9 @@
 package interp
 
 import (
+	"math"
 	"math/bits"
+	"time"
 
 	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/schedule"
@@ -21,6 +23,7 @@ import (
 //	Fibonacci     a, b: the previous and the current delay
 //	Decorrelated  a: the previous delay
 //	Linear        a: the current delay
+//	DecorrelatedV2 a: the bits of the curve's value at the last decision
 //	Union         a: bit 1 set once A stopped, bit 2 once B stopped
 //	AndThen       a: 1 once First stopped
 type stepFunc func(r *Run, i int, st, now int64) (int64, bool)
@@ -155,6 +158,15 @@ func stepRandom(r *Run, i int, st, now int64) (int64, bool) { // p: Lo, q: Hi
 	nd := &r.nodes[i]
 	nd.enter(st)
 	return nd.p + uniform(r.draw(nd.key), nd.q-nd.p), true
+}
+
+func stepDecorrelatedV2(r *Run, i int, st, now int64) (int64, bool) { // p: Base
+	nd := &r.nodes[i]
+	nd.enter(st)
+	u := float64(r.draw(nd.key)>>11) / (1 << 53) // in [0, 1)
+	d, next := schedule.DecorrelatedV2{Base: time.Duration(nd.p)}.Step(nd.k, u, math.Float64frombits(uint64(nd.a)))
+	nd.a = int64(math.Float64bits(next))
+	return int64(d), true
 }
 
 // Wrappers: the child is node i+1.

@@ -31,7 +31,7 @@ func Check(s schedule.Schedule) (timed, valid bool) {
 	case schedule.UpTo:
 		_, valid := Check(v.Inner)
 		return true, valid && v.Budget >= 0
-	case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Union, schedule.WhileBelow:
+	case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Union, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	return check(s)
@@ -64,6 +64,8 @@ func check(s schedule.Schedule) (timed, valid bool) {
 			return timed, valid && v.Base > 0 && v.Cap > 0
 		case schedule.Linear:
 			return timed, valid && v.Base >= 0 && v.Step >= 0
+		case schedule.DecorrelatedV2:
+			return timed, valid && v.Base > 0
 		case schedule.Random:
 			return timed, valid && v.Lo >= 0 && v.Lo <= v.Hi
 		case schedule.WhileBelow:

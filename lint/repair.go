@@ -108,7 +108,7 @@ func transform(s schedule.Schedule, f func(orig, n schedule.Schedule) schedule.S
 	case schedule.WhileBelow:
 		n.Inner = transform(n.Inner, f)
 		s = n
-	case schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times:
+	case schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times:
 		// These take the path after the switch.
 	}
 	return f(orig, s)

@@ -165,8 +165,8 @@ func noJitter(in *input, report reportFunc) {
 			}
 		case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
 			// Only a growing delay needs jitter to spread clients apart.
-		case schedule.Linear, schedule.Random, schedule.Sum, schedule.WhileBelow:
-			// A Linear grows by steps, not by a factor, and is usually
+		case schedule.DecorrelatedV2, schedule.Linear, schedule.Random, schedule.Sum, schedule.WhileBelow:
+			// A DecorrelatedV2 is jitter itself. A Linear grows by steps, not by a factor, and is usually
 			// jittered by a Random added to it.
 		}
 	})
@@ -194,6 +194,8 @@ func (m *memo) lowerCaps(s schedule.Schedule) schedule.Schedule {
 				return schedule.Capped{Inner: n, Max: fixCap}
 			}
 			return n
+		case schedule.DecorrelatedV2:
+			return schedule.Capped{Inner: n, Max: fixCap}
 		case schedule.Random:
 			if n.Hi > MaxDelay {
 				n.Lo, n.Hi = min(n.Lo, fixCap), fixCap
@@ -236,7 +238,7 @@ func capBelowBase(in *input, report reportFunc) {
 			if n.Cap < n.Base {
 				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), edit(n, swapDecorrelated))
 			}
-		case schedule.AndThen, schedule.Capped, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
+		case schedule.AndThen, schedule.Capped, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.DecorrelatedV2, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 			// No base and cap to swap.
 		}
 	})
@@ -285,6 +287,11 @@ func raiseDelays(s schedule.Schedule) schedule.Schedule {
 		case schedule.Random:
 			if n.Hi < MinDelay {
 				n.Hi = fixBase
+			}
+			return n
+		case schedule.DecorrelatedV2:
+			if n.Base < MinDelay {
+				n.Base = fixBase
 			}
 			return n
 		case schedule.WhileBelow:

@@ -71,7 +71,7 @@ func prec(s schedule.Schedule) int {
 		return precInter
 	case schedule.Sum:
 		return precSum
-	case schedule.Capped, schedule.Decorrelated, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times, schedule.WhileBelow:
+	case schedule.Capped, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	return precAtom
@@ -110,6 +110,8 @@ func appendInfix(b []byte, s schedule.Schedule, min int) []byte {
 			b = appendDur(append(b, ", "...), s.Step)
 		}
 		return append(b, ')')
+	case schedule.DecorrelatedV2:
+		return append(appendDur(append(b, "decorrelatedv2("...), s.Base), ')')
 	case schedule.Random:
 		b = appendDur(append(b, "random("...), s.Lo)
 		return append(appendDur(append(b, ", "...), s.Hi), ')')

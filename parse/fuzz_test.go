@@ -32,6 +32,7 @@ func FuzzParse(f *testing.F) {
 		"exponential(1s, 200%, 1m) + random(0, 1s) & times(5)",
 		"WhileBelow(Linear(100ms, 50ms), 2s) + Sum(forever, Random(1ms, 2ms))",
 		"linear(step=1s)",
+		"capped(decorrelatedv2(200ms), 30s) & times(6)",
 		"Jittered(Exponential(1s, 100.01%, 1m), 99.5%, 100.5) & times(3)",
 		"exponential(1s, 100.00001%, 1m)",
 		"jittered(forever, -0.5%, 1000.0001%)",

@@ -63,6 +63,7 @@ const (
 	bRandom
 	bSum
 	bWhileBelow
+	bDecorrelatedV2
 )
 
 var (
@@ -74,24 +75,25 @@ var (
 // builtins lists every name of the language, in the order of the b
 // constants. It is never modified.
 var builtins = [...]builtin{
-	bTimes:        mk("Times", param{"n", "", kindInt, false}),
-	bSpaced:       mk("Spaced", param{"every", "", kindDur, false}),
-	bExponential:  mk("Exponential", pBase, param{"factor", "FactorPct", kindPct, false}, pCap),
-	bFibonacci:    mk("Fibonacci", pBase),
-	bJittered:     mk("Jittered", pInner, param{"low", "LowPct", kindPct, false}, param{"high", "HighPct", kindPct, false}),
-	bUnion:        mk("Union", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
-	bIntersect:    mk("Intersect", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
-	bAndThen:      mk("AndThen", param{"first", "", kindPolicy, false}, param{"then", "", kindPolicy, false}),
-	bUpTo:         mk("UpTo", pInner, param{"budget", "", kindDur, false}),
-	bForever:      mk("Forever"),
-	bCapped:       mk("Capped", pInner, param{"max", "", kindDur, false}),
-	bDecorrelated: mk("Decorrelated", pBase, pCap),
-	bBackoff:      mk("backoff", pBase, pCap),
-	bFullJitter:   mk("fulljitter", pBase, pCap),
-	bLinear:       mk("Linear", pBase, param{"step", "", kindDur, true}),
-	bRandom:       mk("Random", param{"lo", "", kindDur, false}, param{"hi", "", kindDur, false}),
-	bSum:          mk("Sum", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
-	bWhileBelow:   mk("WhileBelow", pInner, param{"limit", "", kindDur, false}),
+	bTimes:          mk("Times", param{"n", "", kindInt, false}),
+	bSpaced:         mk("Spaced", param{"every", "", kindDur, false}),
+	bExponential:    mk("Exponential", pBase, param{"factor", "FactorPct", kindPct, false}, pCap),
+	bFibonacci:      mk("Fibonacci", pBase),
+	bJittered:       mk("Jittered", pInner, param{"low", "LowPct", kindPct, false}, param{"high", "HighPct", kindPct, false}),
+	bUnion:          mk("Union", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
+	bIntersect:      mk("Intersect", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
+	bAndThen:        mk("AndThen", param{"first", "", kindPolicy, false}, param{"then", "", kindPolicy, false}),
+	bUpTo:           mk("UpTo", pInner, param{"budget", "", kindDur, false}),
+	bForever:        mk("Forever"),
+	bCapped:         mk("Capped", pInner, param{"max", "", kindDur, false}),
+	bDecorrelated:   mk("Decorrelated", pBase, pCap),
+	bBackoff:        mk("backoff", pBase, pCap),
+	bFullJitter:     mk("fulljitter", pBase, pCap),
+	bLinear:         mk("Linear", pBase, param{"step", "", kindDur, true}),
+	bRandom:         mk("Random", param{"lo", "", kindDur, false}, param{"hi", "", kindDur, false}),
+	bSum:            mk("Sum", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
+	bWhileBelow:     mk("WhileBelow", pInner, param{"limit", "", kindDur, false}),
+	bDecorrelatedV2: mk("DecorrelatedV2", pBase),
 }
 
 func mk(name string, params ...param) builtin {

@@ -42,6 +42,8 @@ func TestParse(t *testing.T) {
 		{"Linear", "Linear(2s, 2s)", schedule.Linear{Base: 2 * time.Second, Step: 2 * time.Second}},
 		{"linear with its step left out", "linear(2s)", schedule.Linear{Base: 2 * time.Second, Step: 2 * time.Second}},
 		{"linear by name", "linear(step=100ms, base=500ms)", schedule.Linear{Base: 500 * time.Millisecond, Step: 100 * time.Millisecond}},
+		{"DecorrelatedV2", "DecorrelatedV2(1s)", schedule.DecorrelatedV2{Base: time.Second}},
+		{"decorrelatedv2 in lower case", "capped(decorrelatedv2(200ms), 30s)", schedule.Capped{Inner: schedule.DecorrelatedV2{Base: 200 * time.Millisecond}, Max: 30 * time.Second}},
 		{"Random", "Random(0s, 1s)", schedule.Random{Lo: 0, Hi: time.Second}},
 		{"Sum", "Sum(Linear(1s, 0s), Random(0s, 3s))", schedule.Sum{A: schedule.Linear{Base: time.Second}, B: schedule.Random{Hi: 3 * time.Second}}},
 		{"WhileBelow", "WhileBelow(Fibonacci(1s), 10s)", schedule.WhileBelow{Inner: schedule.Fibonacci{Base: time.Second}, Limit: 10 * time.Second}},

@@ -153,7 +153,7 @@ func untimed(s Schedule) bool {
 	switch s.(type) {
 	case Spaced, UpTo:
 		return false
-	case AndThen, Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Linear, Random, Sum, Times, Union, WhileBelow:
+	case AndThen, Capped, Decorrelated, DecorrelatedV2, Exponential, Fibonacci, Forever, Intersect, Jittered, Linear, Random, Sum, Times, Union, WhileBelow:
 		// These take the path after the switch.
 	}
 	if a, b := Children(s); a != nil {

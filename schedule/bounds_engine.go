@@ -1,6 +1,10 @@
 package schedule
 
-import "github.com/recur-go/recur/internal/sat"
+import (
+	"math"
+
+	"github.com/recur-go/recur/internal/sat"
+)
 
 // The engine steps a schedule the way package interp does, for attempts
 // that take no time, but on ranges: at each decision it knows for certain
@@ -162,6 +166,21 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 	case Random:
 		return true, int64(s.Lo), int64(s.Hi)
 
+	case DecorrelatedV2:
+		// The curve rises, so the k-th delay lies between 0 (both draws
+		// at the boundary between them) and g(k) − g(k−2).
+		n := float64(nd.k - 1)
+		hi := s.Base
+		if nd.k == 1 {
+			hi = v2Delay(s.Base, v2Curve(1, 0))
+		} else if top := v2Curve(n+1, 0); math.IsInf(top, 1) {
+			hi = MaxDuration
+		} else {
+			hi = v2Delay(s.Base, top-v2Curve(n-1, 0))
+		}
+		nd.a = int64(hi)
+		return true, 0, int64(hi)
+
 	case Sum:
 		a, b := i+1, i+1+e.nodes[i+1].size
 		oka, loa, hia := e.step(a)
@@ -317,6 +336,12 @@ func (e *engine) ahead(i int) int64 {
 	case Random:
 		return inf
 
+	case DecorrelatedV2:
+		if nd.a == inf {
+			return inf // every coming delay ranges over [0, MaxDuration]
+		}
+		return 0
+
 	case Jittered, Capped, WhileBelow:
 		// WhileBelow went on at the last decision, so its inner's delays
 		// are below its limit while they keep their range.
@@ -398,7 +423,7 @@ func (e *engine) skip(i int, m int64) {
 		} else {
 			e.skip(b, m)
 		}
-	case Decorrelated, Exponential, Fibonacci, Forever, Linear, Random, Times:
+	case Decorrelated, DecorrelatedV2, Exponential, Fibonacci, Forever, Linear, Random, Times:
 		// Nothing to skip.
 	}
 }

@@ -80,7 +80,7 @@ func (a *analyzer) drive(s Schedule, off int64, exact bool) est {
 			}
 		}
 		return upToDriveEst(a.drive(s.Inner, off, exact), b, hazard)
-	case Capped, Decorrelated, Exponential, Fibonacci, Forever, Intersect, Jittered, Linear, Random, Spaced, Sum, Times, Union, WhileBelow:
+	case Capped, Decorrelated, DecorrelatedV2, Exponential, Fibonacci, Forever, Intersect, Jittered, Linear, Random, Spaced, Sum, Times, Union, WhileBelow:
 		// These take the path after the switch.
 	}
 	return a.ctx(s, off)
@@ -112,7 +112,7 @@ func (a *analyzer) ctx(s Schedule, off int64) est {
 	case AndThen:
 		// When Then starts depends on the timeline: any time.
 		return seqEst(a.ctx(s.First, off), a.ctx(s.Then, inf))
-	case Decorrelated, Exponential, Fibonacci, Forever, Linear, Random, Spaced, Times:
+	case Decorrelated, DecorrelatedV2, Exponential, Fibonacci, Forever, Linear, Random, Spaced, Times:
 		// These take the path after the switch.
 	}
 	return leafEst(s)
@@ -229,6 +229,9 @@ func leafEst(s Schedule) est {
 		return never
 	case Random:
 		never.dmin, never.dmax = int64(s.Lo), int64(s.Hi)
+		return never
+	case DecorrelatedV2:
+		never.dmax = inf // it grows without bound, from 0
 		return never
 	case AndThen, Capped, Intersect, Jittered, Sum, Union, UpTo, WhileBelow:
 		// These take the path after the switch.

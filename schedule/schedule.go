@@ -73,7 +73,7 @@ func Children(s Schedule) (Schedule, Schedule) {
 		return s.First, s.Then
 	case Sum:
 		return s.A, s.B
-	case Decorrelated, Exponential, Fibonacci, Forever, Linear, Random, Spaced, Times:
+	case Decorrelated, DecorrelatedV2, Exponential, Fibonacci, Forever, Linear, Random, Spaced, Times:
 		// These take the path after the switch.
 	}
 	return nil, nil

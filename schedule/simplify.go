@@ -86,7 +86,7 @@ func simplify(s Schedule) Schedule {
 			chain = appendAndThen(chain, simplify(op))
 		}
 		return andThenOf(chain)
-	case Decorrelated, Exponential, Fibonacci, Forever, Linear, Random, Spaced, Times:
+	case Decorrelated, DecorrelatedV2, Exponential, Fibonacci, Forever, Linear, Random, Spaced, Times:
 		// These take the path after the switch.
 	}
 	return s // the leaves are already as simple as they get
@@ -155,7 +155,7 @@ func sumOf(ops []Schedule) Schedule {
 		case Forever:
 		case Times:
 			least = min(least, op.N)
-		case Spaced, Exponential, Fibonacci, Decorrelated, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
+		case Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -214,7 +214,7 @@ func unionOf(ops []Schedule) Schedule {
 			return op
 		case Times:
 			most = max(most, op.N)
-		case Spaced, Exponential, Fibonacci, Decorrelated, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
+		case Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -234,7 +234,7 @@ func intersectOf(ops []Schedule) Schedule {
 		case Forever:
 		case Times:
 			least = min(least, op.N)
-		case Spaced, Exponential, Fibonacci, Decorrelated, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
+		case Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -331,7 +331,7 @@ func maxDelay(s Schedule) time.Duration {
 		return max(maxDelay(s.A), maxDelay(s.B))
 	case AndThen:
 		return max(maxDelay(s.First), maxDelay(s.Then))
-	case Fibonacci:
+	case Fibonacci, DecorrelatedV2:
 		return MaxDuration // it grows without bound
 	case Linear:
 		if s.Step == 0 {
@@ -351,7 +351,7 @@ func maxDelay(s Schedule) time.Duration {
 // neverStops reports whether s certainly never stops, whatever the timeline.
 func neverStops(s Schedule) bool {
 	switch s := s.(type) {
-	case Forever, Spaced, Exponential, Fibonacci, Decorrelated, Linear, Random:
+	case Forever, Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random:
 		return true
 	case Sum:
 		return neverStops(s.A) && neverStops(s.B)

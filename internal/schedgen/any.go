@@ -30,16 +30,18 @@ func Any() *rapid.Generator[schedule.Schedule] {
 func pick[V any](t *rapid.T, label string, vs ...V) V { return rapid.SampledFrom(vs).Draw(t, label) }
 
 func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
-	kinds := 8
+	kinds := 9
 	if depth > 0 {
-		kinds = 16
+		kinds = 17
 	}
 	kind := rapid.IntRange(0, kinds-1).Draw(t, "anykind")
 	switch {
-	case depth == 0 && kind >= 6: // the leaves added later: Linear, Random
+	case depth == 0 && kind >= 6: // the leaves added later: Linear, Random, DecorrelatedV2
 		kind += 10
 	case kind == 12 || kind == 13:
 		kind += 4
+	case kind == 16:
+		kind = 18
 	}
 	fault := *faults > 0 && rapid.Bool().Draw(t, "fault")
 	if fault {
@@ -91,6 +93,11 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 			}
 		}
 		return r
+	case 18:
+		if fault {
+			return schedule.DecorrelatedV2{Base: notPos("base")}
+		}
+		return schedule.DecorrelatedV2{Base: pos("base")}
 	case 14:
 		return schedule.Sum{A: child(), B: child()}
 	case 15:

@@ -1,6 +1,6 @@
 // Package schedgen generates random valid schedules for property tests.
 //
-// Gen draws every one of the sixteen variants, nested to a bounded depth,
+// Gen draws every one of the seventeen variants, nested to a bounded depth,
 // with parameters chosen to exercise the edges (tiny and huge durations,
 // caps below bases, zero budgets) while keeping every value valid.
 package schedgen
@@ -50,11 +50,13 @@ func draw(t *rapid.T, depth int) schedule.Schedule {
 	if kind == 4 && rapid.IntRange(0, 2).Draw(t, "newleaf") > 0 {
 		// The leaves added later share Decorrelated's draw, so that the
 		// older leaves keep their odds.
-		kind = 100 + rapid.IntRange(0, 1).Draw(t, "newleafkind")
+		kind = 100 + rapid.IntRange(0, 2).Draw(t, "newleafkind")
 	}
 	switch kind {
 	case 100:
 		return schedule.Linear{Base: budget(t), Step: budget(t)}
+	case 102:
+		return schedule.DecorrelatedV2{Base: d.Draw(t, "base")}
 	case 101:
 		lo := budget(t)
 		if rapid.Bool().Draw(t, "point") {

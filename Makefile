@@ -7,9 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test mongo-test config-test
+.PHONY: prom-test otel-test mongo-test config-test failure-test
 
-test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test
+test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test
 
 vet:
 	$(GO) vet ./...
@@ -53,6 +53,7 @@ lint: vet tidy
 	cd promrecur && $(STATICCHECK) ./...
 	cd mongorecur && $(STATICCHECK) ./...
 	cd configtest && $(STATICCHECK) ./...
+	cd failuretable && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -78,6 +79,12 @@ bench-test:
 # docs/language.md that import them.
 config-test:
 	cd configtest && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# failuretable/ is a test-only module that imports every adapter: its one
+# test checks docs/failures.md, cell by cell, against each adapter's
+# classifier.
+failure-test:
+	cd failuretable && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # grpcretry/ is a module of its own too (google.golang.org/grpc stays out
 # of the main go.mod); its tests run against real servers on loopback.

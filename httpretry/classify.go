@@ -2,8 +2,6 @@ package httpretry
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"io"
 	"net"
@@ -12,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/recur-go/recur/neterr"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -167,13 +166,12 @@ const (
 // kindOf classifies a transport error. The order matters: a TLS error or
 // a dial error is also a net.Error.
 func kindOf(err error) kind {
-	if isTLS(err) {
+	if neterr.IsTLS(err) {
 		return kindTLS
 	}
 	var op *net.OpError
 	if find(err, func(e error) bool { op, _ = e.(*net.OpError); return op != nil && op.Op == "dial" }) {
-		var dns *net.DNSError
-		if errors.As(op, &dns) && dns.IsNotFound {
+		if neterr.IsNoHost(op) {
 			return kindNoHost
 		}
 		return kindUnsent
@@ -190,7 +188,7 @@ func kindOf(err error) kind {
 	}
 	if find(err, isNetError) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
-		errors.Is(err, syscall.EPIPE) || errors.Is(err, ErrAttemptTimeout) || brokenText(err) {
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, ErrAttemptTimeout) || neterr.IsTimeout(err) || brokenText(err) {
 		return kindBroken
 	}
 	return kindOther
@@ -234,24 +232,6 @@ func isNetError(err error) bool {
 	}
 	_, ok := err.(net.Error)
 	return ok
-}
-
-// isTLS reports whether err is a failed TLS handshake: a certificate that
-// does not verify, an alert from the server, a server that does not speak
-// TLS. Retrying those sends the same request into the same wall.
-func isTLS(err error) bool {
-	var (
-		cv *tls.CertificateVerificationError
-		ua x509.UnknownAuthorityError
-		he x509.HostnameError
-		ci x509.CertificateInvalidError
-		rh tls.RecordHeaderError
-		ae tls.AlertError
-		op *net.OpError
-	)
-	return errors.As(err, &cv) || errors.As(err, &ua) || errors.As(err, &he) ||
-		errors.As(err, &ci) || errors.As(err, &rh) || errors.As(err, &ae) ||
-		(errors.As(err, &op) && op.Op == "remote error") // a TLS alert from the peer
 }
 
 // h2StreamError has the shape of net/http's unexported http2StreamError,

@@ -7,6 +7,7 @@ import (
 	"net"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/neterr"
 	"github.com/recur-go/recur/verdict"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver"
@@ -32,6 +33,8 @@ const (
 	codeDuplicateKey     = "duplicate_key"
 	codeServer           = "server_error"
 	codeOther            = "error"
+	codeTLS              = "tls"
+	codeNoHost           = "no_host"
 )
 
 // The server's error codes that say the node cannot serve the command now
@@ -131,13 +134,17 @@ func classify(err error) (verdict.Verdict, string) {
 		return verdict.Transient, codeUnreachable
 	case errors.As(err, &le) && le.HasErrorLabel(driver.ErrSystemOverloadedError):
 		return verdict.Transient, codeOverloaded
+	case neterr.IsTLS(err):
+		return verdict.Failure, codeTLS // a retry does not mend a certificate (docs/failures.md)
+	case neterr.IsNoHost(err):
+		return verdict.Failure, codeNoHost
 	case mongo.IsNetworkError(err):
 		return verdict.Transient, codeNetwork
 	case errors.Is(err, driver.ErrDeadlineWouldBeExceeded):
 		return verdict.Neutral, codeDeadlineTooShort
 	case errors.As(err, &se) && se.HasErrorCode(50):
 		return verdict.Neutral, codeMaxTime
-	case errors.Is(err, context.DeadlineExceeded), mongo.IsTimeout(err):
+	case errors.Is(err, context.DeadlineExceeded), mongo.IsTimeout(err), neterr.IsTimeout(err):
 		return verdict.Transient, codeTimeout
 	case errors.As(err, &ne), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
 		return verdict.Transient, codeNetwork

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/neterr"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 )
@@ -33,6 +34,8 @@ const (
 	codeAnswer      = "database_error"
 	codeNoRows      = "no_rows"
 	codeOther       = "error"
+	codeTLS         = "tls"
+	codeNoHost      = "no_host"
 )
 
 // Classify returns the verdict on an error from PostgreSQL through pgx or
@@ -84,7 +87,6 @@ func classify(err error) (verdict.Verdict, string) {
 	if err == nil {
 		return verdict.Success, ""
 	}
-	var pt *poolTimeoutError
 	var pe *pgconn.PgError
 	var ns *notSentError
 	switch {
@@ -92,18 +94,22 @@ func classify(err error) (verdict.Verdict, string) {
 		return verdict.Failure, codeUnknown
 	case errors.Is(err, breaker.ErrOpen):
 		return verdict.Neutral, codeOpen
-	case errors.As(err, &pt):
+	case errors.Is(err, ErrPoolTimeout):
 		return verdict.Neutral, codePoolTimeout
 	case errors.Is(err, ErrMarkedInTx):
 		return verdict.Neutral, codeMarkedInTx
 	case errors.Is(err, context.Canceled):
 		return verdict.Neutral, codeCanceled
-	case errors.Is(err, context.DeadlineExceeded), pgconn.Timeout(err):
+	case errors.Is(err, context.DeadlineExceeded), pgconn.Timeout(err), neterr.IsTimeout(err):
 		return verdict.Transient, codeTimeout
 	case errors.As(err, &pe):
 		return sqlState(pe.Code)
 	case errors.Is(err, pgx.ErrNoRows), errors.Is(err, sql.ErrNoRows):
 		return verdict.Neutral, codeNoRows
+	case neterr.IsTLS(err):
+		return verdict.Failure, codeTLS // a retry does not mend a certificate (docs/failures.md)
+	case neterr.IsNoHost(err):
+		return verdict.Failure, codeNoHost
 	case unreachable(err):
 		if errors.As(err, &ns) && ns.onConn {
 			return verdict.Transient, codeNotSent

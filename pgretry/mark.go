@@ -31,6 +31,13 @@ func IsSafe(ctx context.Context) bool {
 // statements before the failed one are gone with it.
 var ErrMarkedInTx = errors.New("pgretry: statement marked safe to retry inside a transaction; DB.Tx reruns the whole transaction instead")
 
+// ErrPoolTimeout is what errors.Is finds in the error of an attempt that
+// found every connection of a full pool in use until its context ended:
+// the caller's own overload, not a sign that the database is down, so it
+// counts nothing against the breaker (Classify: Neutral, code
+// pool_timeout), as go-redis's redis.ErrPoolTimeout does in redisretry.
+var ErrPoolTimeout = errors.New("pgretry: no connection came free in the pool")
+
 // poolTimeoutError is the error of an attempt that found every connection
 // of a full pool in use until its context ended: the caller's own
 // overload, not a sign that the database is down.
@@ -42,3 +49,6 @@ func (e *poolTimeoutError) Error() string {
 
 // Unwrap returns the context's error.
 func (e *poolTimeoutError) Unwrap() error { return e.err }
+
+// Is reports whether target is ErrPoolTimeout.
+func (e *poolTimeoutError) Is(target error) bool { return target == ErrPoolTimeout }

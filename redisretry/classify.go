@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/neterr"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 	"github.com/redis/go-redis/v9"
@@ -21,13 +22,19 @@ import (
 //	connection refused, reset or closed,     Transient  (retried if marked safe;
 //	a timeout (AttemptTimeout's included),               counts against the server)
 //	LOADING, MASTERDOWN,
-//	CLUSTERDOWN, TRYAGAIN
+//	CLUSTERDOWN, TRYAGAIN, READONLY (a
+//	failover made this node a replica),
+//	NOREPLICAS, ERR max number of
+//	clients reached (go-redis retries all three)
 //	WRONGTYPE, ERR (syntax, arity), script   Neutral    (returned; the caller's
 //	errors, NOSCRIPT, any other server reply             mistake, not the server's)
 //	the caller's cancellation or deadline,   Neutral    (returned; says nothing
 //	go-redis's pool-acquire timeout                      of the server)
-//	anything else (a closed client, a        Failure    (returned; counts against)
-//	protocol error)
+//	a TLS or certificate failure, no such    Failure    (returned; counts against)
+//	host, anything else (a closed client,
+//	a protocol error)
+//
+// docs/failures.md has the same rows for every adapter.
 //
 // A breaker refusal (breaker.ErrOpen) is Neutral. Code names the row.
 func Classify(err error) verdict.Verdict {
@@ -39,9 +46,9 @@ func verdictOf(code string) verdict.Verdict {
 	switch code {
 	case CodeOK, CodeNil:
 		return verdict.Success
-	case CodeRefused, CodeReset, CodeClosed, CodeTimeout, "LOADING", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN":
+	case CodeRefused, CodeReset, CodeClosed, CodeTimeout, CodeMaxClients, "LOADING", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "NOREPLICAS":
 		return verdict.Transient
-	case CodeOther, CodeClientClosed:
+	case CodeOther, CodeClientClosed, CodeTLS, CodeNoHost:
 		return verdict.Failure
 	}
 	return verdict.Neutral
@@ -60,6 +67,9 @@ const (
 	CodeClientClosed = "client-closed" // redis.ErrClosed: the client was closed
 	CodeOpen         = "open"          // the client's breaker refused the command
 	CodeOther        = "other"         // none of the above
+	CodeTLS          = "tls"           // a TLS handshake or certificate failure
+	CodeNoHost       = "no-host"       // DNS has no such host
+	CodeMaxClients   = "max-clients"   // the server's "ERR max number of clients reached"
 )
 
 // Code labels err for logs and metrics: one of the Code constants, or the
@@ -87,6 +97,9 @@ func Code(err error) string {
 	}
 	if re, ok := errors.AsType[redis.Error](err); ok {
 		msg := re.Error()
+		if strings.HasPrefix(msg, "ERR max number of clients reached") {
+			return CodeMaxClients // the server is full: overloaded, not the caller's mistake
+		}
 		if i := strings.IndexByte(msg, ' '); i > 0 {
 			msg = msg[:i]
 		}
@@ -95,6 +108,10 @@ func Code(err error) string {
 	switch {
 	case errors.Is(err, redis.ErrClosed):
 		return CodeClientClosed
+	case neterr.IsTLS(err):
+		return CodeTLS
+	case neterr.IsNoHost(err):
+		return CodeNoHost
 	case errors.Is(err, redis.ErrPoolTimeout):
 		// Every connection of the client's own pool stayed busy: local
 		// overload, not a failing server (pgretry's pool_timeout).
@@ -106,8 +123,8 @@ func Code(err error) string {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
 		return CodeClosed
 	}
-	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
-		return CodeTimeout
+	if neterr.IsTimeout(err) {
+		return CodeTimeout // a net.Error's, or any error's with only a Timeout method, as go-redis judges it
 	}
 	if _, ok := errors.AsType[*net.OpError](err); ok {
 		return CodeReset

@@ -25,7 +25,7 @@
 //	}
 //	// Not marked: tried once (again only if no byte of it was sent).
 //	_, err = db.Exec(ctx, "UPDATE accounts SET balance = balance + $1 WHERE id = $2", 10, id)
-//	// Marked: up to 3 attempts on DefaultSchedule while the database is unreachable.
+//	// Marked: up to 3 attempts on retry.DefaultSchedule while the database is unreachable.
 //	err = db.QueryRow(pgretry.Safe(ctx), "SELECT name FROM users WHERE id = $1", id).Scan(&name)
 //	// A transaction: rerun whole after SQLSTATE 40001 or 40P01.
 //	err = db.Tx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable}, func(tx pgx.Tx) error {

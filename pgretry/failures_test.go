@@ -14,7 +14,7 @@ import (
 
 // TestFailuresCounted: too many connections (53300) and an attempt
 // timeout count against the breaker. A marked statement is retried on
-// DefaultSchedule, 3 attempts in all; an unmarked one is retried only
+// retry.DefaultSchedule, 3 attempts in all; an unmarked one is retried only
 // when nothing of it was sent: the refused connection (53300) is, the
 // statement that timed out on the server is not.
 func TestFailuresCounted(t *testing.T) {

@@ -11,20 +11,16 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// DefaultSchedule is the schedule of marked statements when
-// Options.Schedule is nil: retry.DefaultSchedule, at most 3 attempts,
-// with gRFC A6's full-jitter backoff from 100 ms, doubling, at most 2 s,
-// between them.
-var DefaultSchedule schedule.Schedule = retry.DefaultSchedule()
-
 // Options configure a DB or an SQLDB. The zero value is the default set of
-// rules: a circuit breaker with breaker.Config's defaults, DefaultSchedule
-// for marked statements and for transactions.
+// rules: a circuit breaker with breaker.Config's defaults, recur's default
+// policy (retry.DefaultSchedule: at most 3 attempts, full jitter from 100ms
+// doubling to 2s) for marked statements and for transactions, and the
+// target's shared default budget (see RetryOptions).
 type Options struct {
 	// Schedule is when to try a statement again: marked ones after a
 	// Transient or Retryable error, all of them after a Transient or
 	// Retryable error of an attempt that sent no byte of the statement
-	// (see Instrument). Nil means DefaultSchedule.
+	// (see Instrument). Nil means retry.DefaultSchedule().
 	Schedule schedule.Schedule
 
 	// TxSchedule is when DB.Tx reruns a transaction after a
@@ -122,7 +118,7 @@ func (o Options) build() (core, error) {
 	}
 	c := core{sched: o.Schedule, txSched: o.TxSchedule, opts: o.Retry.runner()}
 	if c.sched == nil {
-		c.sched = DefaultSchedule
+		c.sched = retry.DefaultSchedule()
 	}
 	if c.txSched == nil {
 		c.txSched = c.sched

@@ -52,7 +52,7 @@ func (b *barrier) wait() error {
 // once (fastOptions) can meet the other side again and again: a rerun
 // victim can run into the winner before it commits (40001), and two
 // reruns can deadlock anew. Full jitter breaks the symmetry, as it does
-// for DefaultSchedule in production; ten attempts leave room for a slow,
+// for retry.DefaultSchedule in production; ten attempts leave room for a slow,
 // loaded machine.
 var contended = schedule.Intersect{
 	A: schedule.FullJitter(time.Millisecond, 50*time.Millisecond),

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/cut"
 	"github.com/recur-go/recur/retry"
@@ -310,5 +311,57 @@ func TestTxContextEndsInFn(t *testing.T) {
 	want := map[string]result{"pgx": {Failed: true}, "sql": {Failed: true}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("a transaction whose context ended in its function (-want +got):\n%s", diff)
+	}
+}
+
+// A hundred unmarked statements against a database that refuses every
+// connection, with nothing configured but a virtual clock, make 103
+// attempts where the default policy alone would make 300: the target's
+// shared default budget (gRFC A6's 10 tokens) allows three retries before
+// it is half empty. With the default breaker on as well, fewer still:
+// it opens after five failures and refuses the rest without an attempt.
+// Unthrottled, with no breaker, is the policy alone.
+func TestDeadTargetThrottledByDefault(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    pgretry.Options
+		most int
+	}{
+		{"no breaker", pgretry.Options{NoBreaker: true}, 103},
+		{"default", pgretry.Options{}, 103},
+		{"unthrottled", pgretry.Options{NoBreaker: true, Retry: pgretry.RetryOptions{Unthrottled: true}}, 300},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := pgxpool.ParseConfig(fmt.Sprintf("postgres://recur@127.0.0.1:%d/none?connect_timeout=5", deadPort(t)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(pool.Close)
+			attempts := 0
+			o := tc.o
+			o.Retry.Caps = retry.Caps{Clock: clockcap.Virtual(time.Now())}
+			o.Retry.Observer = retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+				if e.Kind == retry.Attempted {
+					attempts++
+				}
+			})
+			db, err := pgretry.New(pool, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 100 {
+				if _, err := db.Exec(context.Background(), "INSERT INTO nowhere VALUES (1)"); err == nil {
+					t.Fatal("a statement on a refused connection succeeded")
+				}
+			}
+			t.Logf("100 statements, %d attempts", attempts)
+			if attempts > tc.most || tc.name != "default" && attempts != tc.most {
+				t.Errorf("100 statements made %d attempts; want %d", attempts, tc.most)
+			}
+		})
 	}
 }

@@ -88,11 +88,11 @@ type Config struct {
 	// something to send). A batch that carries a failure, a slow call or
 	// a probe's outcome goes in the next round, at most FlushMin after
 	// the previous one. Any other batch (successes, or a read) waits its
-	// breaker's hold: 20 × FlushMin (100 ms) at first, doubled after each
-	// answer that shows the fleet's window clean (closed, no failure, no
-	// slow call, no streak), up to FlushMax, and back to the start after
-	// any other. So a healthy busy target costs one script call a
-	// FlushMax, a failing one up to one every FlushMin. Defaults
+	// breaker's hold: FlushMin at first, doubled after each answer that
+	// shows the fleet's window clean (closed, no failure, no slow call,
+	// no streak), up to FlushMax, and back to FlushMin after any other.
+	// So a healthy busy target costs one script call a FlushMax, one
+	// whose window holds a failure one every FlushMin. Defaults
 	// DefaultFlushMin (5 ms) and DefaultFlushMax (1 s); FlushMax must not
 	// be below FlushMin.
 	FlushMin, FlushMax time.Duration
@@ -221,7 +221,8 @@ func (s *Store) Keys(name string) (state, window, probes, channel string) {
 // unreachable the subscription connects when it can.
 func (s *Store) Join(name string, window time.Duration, apply func(breaker.SharedState)) (breaker.Link, error) {
 	l := &link{s: s, name: name, width: max(window/10, time.Millisecond).Microseconds(), done: make(chan struct{})}
-	l.hold.Store(int64(s.base()))
+	l.hold.Store(int64(s.min))
+	l.taken = time.Now()
 	l.keys[0], l.keys[1], l.keys[2], l.channel = s.Keys(name)
 	s.mu.Lock()
 	s.links++
@@ -288,6 +289,8 @@ type link struct {
 	// hurried is set by a Hurry that found no batch of the link waiting:
 	// the next one goes in the next round.
 	hurried atomic.Bool
+	// taken is when the link's last batch was sent; the round loop's.
+	taken time.Time
 }
 
 // bad returns the error of an answer no breaker wrote, counted and
@@ -382,12 +385,12 @@ func (l *link) Release(gen uint64) error {
 
 // addReq is one Add waiting for its round.
 type addReq struct {
-	l    *link
-	take func() (uint64, breaker.Batch) // the generation and batch, when the round is made up
-	gen  uint64
-	b    breaker.Batch
-	at   time.Time      // when the breaker took the batch
-	done chan addResult // buffered: the round never waits for the caller
+	l     *link
+	take  func() (uint64, breaker.Batch) // the generation and batch, when the round is made up
+	gen   uint64
+	b     breaker.Batch
+	since time.Duration  // from the link's previous batch to this one
+	done  chan addResult // buffered: the round never waits for the caller
 }
 
 type addResult struct {
@@ -399,7 +402,7 @@ type addResult struct {
 // Add implements breaker.Link: the batch waits for the Store's next round,
 // which sends it with every other breaker's (see Config.FlushMin).
 func (l *link) Add(gen uint64, b breaker.Batch) (breaker.SharedState, breaker.Counts, error) {
-	return l.wait(&addReq{l: l, gen: gen, b: b, at: time.Now()}, b.Failures > 0 || b.Slow > 0 || l.probing.Load())
+	return l.wait(&addReq{l: l, gen: gen, b: b}, b.Failures > 0 || b.Slow > 0 || l.probing.Load())
 }
 
 // AddLazy implements breaker.LazyAdder: the breaker's batch is taken when
@@ -450,7 +453,7 @@ func (l *link) Hurry() {
 	if held {
 		s.poke()
 	}
-	l.hold.Store(int64(s.base()))
+	l.hold.Store(int64(s.min))
 }
 
 func (s *Store) poke() {
@@ -524,8 +527,10 @@ func (s *Store) round(items []*addReq) {
 	for _, it := range items {
 		if it.take != nil {
 			it.gen, it.b = it.take()
-			it.at = time.Now()
 		}
+		now := time.Now()
+		it.since = now.Sub(it.l.taken)
+		it.l.taken = now
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
@@ -556,7 +561,7 @@ func (s *Store) send(ctx context.Context, items []*addReq) []*redis.Cmd {
 	for i, it := range items {
 		l := it.l
 		cmds[i] = addScript.EvalSha(ctx, pipe, l.keys[:], it.gen, l.width, it.b.Calls, it.b.Failures, it.b.Slow, it.b.Streak, s.ttl,
-			time.Since(it.at).Microseconds())
+			it.since.Microseconds())
 	}
 	_, _ = pipe.Exec(ctx) // each command carries its own error
 	return cmds
@@ -602,11 +607,8 @@ func (l *link) pace(b breaker.Batch, st breaker.SharedState, c breaker.Counts, e
 		l.hold.Store(int64(min(2*time.Duration(l.hold.Load()), l.s.max)))
 		return
 	}
-	l.hold.Store(int64(l.s.base()))
+	l.hold.Store(int64(l.s.min))
 }
-
-// base is a link's first hold: 20 × FlushMin, within [FlushMin, FlushMax].
-func (s *Store) base() time.Duration { return min(max(20*s.min, s.min), s.max) }
 
 func (l *link) Close() error {
 	var err error

@@ -80,17 +80,17 @@ return {1}
 `)
 
 // addScript: KEYS state, window, probes; ARGV gen, bucket width µs,
-// calls, failures, slow, streak, ttl ms, age µs (how long ago the batch
-// was taken). Returns {state..., calls, failures, slow, streak}: the
+// calls, failures, slow, streak, ttl ms, span µs (since the same
+// breaker's previous batch: its outcomes are in that span). Returns {state..., calls, failures, slow, streak}: the
 // window's sums over its last 10 buckets and the fleet's streak while
 // closed, the probes' tally while half-open.
 //
 // The window's field ft is when (Redis TIME, µs) a batch of failures
 // last added to the streak. A batch with a success sets the streak to
-// the one it ended with, unless it was taken before ft: its successes
-// are then older than a failure the fleet already counts, and it only
-// adds its own trailing failures. (A breaker's batch of successes can
-// wait up to FlushMax for its round.)
+// the one it ended with, unless ft falls within its span: its successes
+// may then be older than a failure the fleet already counts, and it
+// only adds its own trailing failures. (A breaker's batch of successes
+// can wait up to FlushMax for its round while the window is clean.)
 var addScript = redis.NewScript(prelude + `
 local now = now_us()
 local cur = state(KEYS[1], now)

@@ -7,7 +7,7 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test mongo-test config-test failure-test
+.PHONY: prom-test otel-test mongo-test config-test failure-test standalone
 
 test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test
 
@@ -61,6 +61,15 @@ lint: vet tidy
 tidy:
 	@for d in $(MODULES); do \
 	  (cd $$d && GOWORK=off $(GO) mod tidy -diff >/dev/null) || { echo "$$d: go.mod is not tidy: run GOWORK=off go mod tidy there"; exit 1; }; \
+	done
+
+# standalone builds and vets (which compiles the tests) every module on its
+# own, GOWORK=off, as a user who requires it sees it: the requirements of
+# each go.mod, not the workspace's, must be enough.
+standalone:
+	@for d in $(MODULES); do \
+	  echo "GOWORK=off: $$d"; \
+	  (cd $$d && GOWORK=off $(GO) build ./... && GOWORK=off $(GO) vet ./...) || exit 1; \
 	done
 
 cover:

@@ -112,6 +112,8 @@ func leastDraws(s schedule.Schedule) schedule.Schedule {
 		return schedule.Sum{A: leastDraws(v.A), B: leastDraws(v.B)}
 	case schedule.WhileBelow:
 		return schedule.WhileBelow{Inner: leastDraws(v.Inner), Limit: v.Limit}
+	case schedule.ResetAfter:
+		return schedule.ResetAfter{Inner: leastDraws(v.Inner), After: v.After}
 	case schedule.DecorrelatedV2:
 		// Its least draws make its waits zero from the second on: a
 		// Linear of zero step from 0 waits no less.
@@ -149,6 +151,8 @@ func timeLimit(s schedule.Schedule) (time.Duration, bool) {
 		return timeLimit(v.Inner) // it only stops earlier
 	case schedule.AndThen, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times:
 		// These take the path after the switch.
+	case schedule.ResetAfter:
+		// A reset starts an UpTo inside over.
 	case schedule.Sum:
 		// A side's UpTo checks its own delay, not the sum: the next
 		// attempt can start past its budget.
@@ -208,7 +212,7 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 		return schedule.Capped{Inner: withoutUpTo(v.Inner), Max: v.Max}
 	case schedule.WhileBelow:
 		return schedule.WhileBelow{Inner: withoutUpTo(v.Inner), Limit: v.Limit}
-	case schedule.AndThen, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union:
+	case schedule.AndThen, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Random, schedule.ResetAfter, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union:
 		// These take the path after the switch.
 	}
 	return s

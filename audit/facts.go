@@ -121,7 +121,7 @@ func random(s schedule.Schedule) bool {
 		return v.Lo < v.Hi
 	case schedule.DecorrelatedV2:
 		return true
-	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
+	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.ResetAfter, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	a, b := schedule.Children(s)

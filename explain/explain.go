@@ -77,6 +77,8 @@ func statesCount(s schedule.Schedule, max int) bool {
 		return statesCount(s.A, max) || statesCount(s.B, max)
 	case schedule.WhileBelow:
 		return statesCount(s.Inner, max)
+	case schedule.ResetAfter:
+		return false // its inner's count starts over
 	case schedule.AndThen, schedule.Spaced, schedule.Exponential, schedule.Fibonacci,
 		schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Forever, schedule.Linear, schedule.Random:
 		return false // no Times that counts from the first attempt
@@ -203,6 +205,8 @@ func Describe(s schedule.Schedule) string {
 			counts = append(counts, "each wait the sum of ("+strings.Join(rest, ") and (")+"), while all of them go on")
 		}
 		return strings.Join(counts, "; ")
+	case schedule.ResetAfter:
+		return Describe(s.Inner) + "; all of it starting over once " + Duration(s.After) + " has passed since it (re)started"
 	case schedule.WhileBelow:
 		return Describe(s.Inner) + "; gives up once a wait would be " + Duration(s.Limit) + " or more"
 	case schedule.UpTo:

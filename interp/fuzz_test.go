@@ -234,6 +234,8 @@ func maxDelay(s schedule.Schedule) time.Duration {
 		return sat.AddDur(maxDelay(s.A), maxDelay(s.B))
 	case schedule.WhileBelow:
 		return min(maxDelay(s.Inner), s.Limit-1)
+	case schedule.ResetAfter:
+		return maxDelay(s.Inner)
 	}
 	a, b := schedule.Children(s)
 	return max(maxDelay(a), maxDelay(b))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/internal/sat"
+	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
@@ -207,7 +208,13 @@ func TestLawSumAddsDelays(t *testing.T) {
 // sides'.
 func TestPropSumBoundsAdd(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		a, b := gen(t, "a"), gen(t, "b")
+		pick := func(label string) schedule.Schedule {
+			if rapid.Bool().Draw(t, label+" leaf") {
+				return schedgen.Leaf().Draw(t, label) // most leaves never stop
+			}
+			return gen(t, label)
+		}
+		a, b := pick("a"), pick("b")
 		if interp.NeedsStart(a) || interp.NeedsStart(b) || schedule.Stops(a) || schedule.Stops(b) || randomStop(a) || randomStop(b) {
 			t.Skip("timed, stops, or a stop that depends on draws: Bounds follows rules there, not the run")
 		}
@@ -438,4 +445,49 @@ func TestDecorrelatedV2Pinned(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("DecorrelatedV2(1s), seed 1 (-pinned +now):\n%s", diff)
 	}
+}
+
+// ResetAfter is ZIO's resetAfter, whose definition (zio/Schedule.scala) is
+// (self zip Schedule.elapsed).resetWhen(_._2 >= duration): once the time
+// since the inner schedule (re)started reaches d, it starts over.
+func TestResetAfterTimelines(t *testing.T) {
+	s := policy(t, "resetafter(exponential(1s, 200%, 1h), 10s)")
+	// Instant attempts: 1+2+4 = 7s < 10s, then 15s ≥ 10s resets.
+	want := []time.Duration{sec, 2 * sec, 4 * sec, 8 * sec, sec, 2 * sec, 4 * sec, 8 * sec, sec}
+	if diff := cmp.Diff(want, delays(s, 0, len(want))); diff != "" {
+		t.Errorf("%v, instant attempts (-want +got):\n%s", s, diff)
+	}
+	// A reconnect loop: two quick failures, a connection that lasted an
+	// hour, then quick failures again: the backoff starts from 1s.
+	var got []time.Duration
+	for _, e := range drive(s, 0, []time.Duration{0, 0, time.Hour, 0, 0}, 5) {
+		got = append(got, e.Delay)
+	}
+	if diff := cmp.Diff([]time.Duration{sec, 2 * sec, sec, 2 * sec, 4 * sec}, got); diff != "" {
+		t.Errorf("%v, a long attempt (-want +got):\n%s", s, diff)
+	}
+	// The count starts over too: times(3) inside allows three attempts
+	// between resets.
+	s = policy(t, "resetafter(linear(4s, 0) & times(3), 5s)")
+	if got, want := len(delays(s, 0, 20)), 20; got != want {
+		t.Errorf("%v made %d retries; want %d (it never stops)", s, got, want)
+	}
+	if b := schedule.Bounds(s); b.AttemptsBounded() {
+		t.Errorf("Bounds(%v) = %+v; want no bound on attempts", s, b)
+	}
+}
+
+// With an After that no run reaches, ResetAfter is its inner schedule.
+func TestLawResetAfterHugeIsInner(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a, r := gen(t, "a"), drawRun(t)
+		inner, in := lawDriveInputs(a, r.seed, r.durs)
+		if in[len(in)-1].end >= schedule.MaxDuration/2 {
+			t.Skip("the run reaches the end of time")
+		}
+		outer := replay(schedule.ResetAfter{Inner: a, After: schedule.MaxDuration / 2}, r.seed, in)
+		if !slices.Equal(inner, outer) {
+			t.Fatalf("ResetAfter(%v, huge) (-inner +outer):\n%s", a, cmp.Diff(inner, outer))
+		}
+	})
 }

@@ -428,6 +428,8 @@ func deterministic(s schedule.Schedule) bool {
 		return s.Lo == s.Hi
 	case schedule.DecorrelatedV2:
 		return false
+	case schedule.ResetAfter:
+		return false // Bounds holds for every pace: slow attempts reset it
 	case schedule.WhileBelow:
 		// Its stop depends on the timeline when its inner's delays do:
 		// Bounds holds for every timeline, so it is not exact for one.

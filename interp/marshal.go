@@ -195,6 +195,9 @@ func fingerprint(s schedule.Schedule) uint64 {
 			add(uint64(s.Hi))
 		case schedule.Sum:
 			add(15)
+		case schedule.ResetAfter:
+			add(18)
+			add(uint64(s.After))
 		case schedule.DecorrelatedV2:
 			add(17)
 			add(uint64(s.Base))

@@ -45,7 +45,7 @@ func key(s schedule.Schedule) uint64 {
 		return mix(mix(0x52414e444f4d4c4f^uint64(s.Lo)) ^ uint64(s.Hi))
 	case schedule.DecorrelatedV2:
 		return mix(0x444543562d4a4954 ^ uint64(s.Base))
-	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
+	case schedule.AndThen, schedule.Capped, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Linear, schedule.ResetAfter, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	return 0

@@ -36,6 +36,16 @@ func newRef(s schedule.Schedule) *refNode {
 	return &refNode{s: s, a: newRef(a), b: newRef(b)}
 }
 
+// clear returns the subtree to its state before any decision.
+func (nd *refNode) clear() {
+	if nd == nil {
+		return
+	}
+	nd.k, nd.start, nd.stA, nd.stB, nd.stoppedA, nd.stoppedB = 0, 0, 0, 0, false, false
+	nd.a.clear()
+	nd.b.clear()
+}
+
 // refRun is a run of the reference interpreter.
 type refRun struct {
 	root    *refNode
@@ -117,6 +127,14 @@ func (r *refRun) step(nd *refNode, st, now int64) (int64, bool) {
 		d, next := s.Step(nd.k, float64(r.draw(nd)>>11)/(1<<53), math.Float64frombits(uint64(nd.stA)))
 		nd.stA = int64(math.Float64bits(next))
 		return int64(d), true
+	case schedule.ResetAfter:
+		if nd.k == 1 {
+			nd.stB = now
+		} else if now-nd.stB >= int64(s.After) {
+			nd.a.clear()
+			nd.stB = now
+		}
+		return r.step(nd.a, st, now)
 	case schedule.WhileBelow:
 		d, ok := r.step(nd.a, st, now)
 		if !ok || d >= int64(s.Limit) {

@@ -146,7 +146,8 @@ func count(s schedule.Schedule) int {
 //	Jittered LowPct, HighPct → p, q, or its ends in millionths when one
 //	has a fraction;
 //	Capped Max → p; UpTo Budget → p; Linear Base, Step → p, q; Random
-//	Lo, Hi → p, q; DecorrelatedV2 Base → p; WhileBelow Limit → p; Union, Intersect, Sum, AndThen:
+//	Lo, Hi → p, q; DecorrelatedV2 Base → p; WhileBelow Limit → p;
+//	ResetAfter After → p and the index after its subtree → q; Union, Intersect, Sum, AndThen:
 //	the indexes of A and B (First and Then) → p, q. The child of
 //	Jittered, Capped, UpTo and WhileBelow is node i+1.
 //
@@ -205,6 +206,8 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 		nd.step = stepSum
 	case schedule.WhileBelow:
 		nd.step, nd.p = stepWhileBelow, int64(s.Limit)
+	case schedule.ResetAfter:
+		nd.step, nd.p = stepResetAfter, int64(s.After)
 	}
 	a, b := schedule.Children(s)
 	if a == nil {
@@ -212,6 +215,9 @@ func (r *Run) layout(s schedule.Schedule, i int) int {
 	}
 	j := r.layout(a, i+1)
 	if b == nil {
+		if _, ok := s.(schedule.ResetAfter); ok {
+			r.nodes[i].q = int64(j) // the end of the subtree it resets
+		}
 		return j
 	}
 	nd.p, nd.q = int64(i+1), int64(j)

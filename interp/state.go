@@ -190,6 +190,15 @@ func (c *stateChecker) check(s schedule.Schedule, i int, k, start int64, atLeast
 			st |= mayStop // the budget may have run out
 		}
 		return j, st, err
+	case schedule.ResetAfter:
+		// Its inner schedule decided at every decision since its last
+		// reset, which b, the end of that decision's attempt, dates; the
+		// inner's start is at least the node's.
+		ck := c.nodes[i+1].k
+		if nd.a != 0 || k == 0 && nd.b != 0 || k > 0 && (nd.b < start || ck < 1 || ck > k) || k == 0 && ck != 0 {
+			return 0, 0, nodeErr(i, s, "a %d, reset at %d, inner k %d after %d decisions from %d", nd.a, nd.b, ck, k, start)
+		}
+		return c.check(s.Inner, i+1, ck, start, ck < k)
 	case schedule.WhileBelow:
 		if err := zeroAB(); err != nil {
 			return 0, 0, err

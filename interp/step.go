@@ -24,6 +24,7 @@ import (
 //	Decorrelated  a: the previous delay
 //	Linear        a: the current delay
 //	DecorrelatedV2 a: the bits of the curve's value at the last decision
+//	ResetAfter    b: the end of the attempt at whose decision Inner (re)started
 //	Union         a: bit 1 set once A stopped, bit 2 once B stopped
 //	AndThen       a: 1 once First stopped
 type stepFunc func(r *Run, i int, st, now int64) (int64, bool)
@@ -170,6 +171,23 @@ func stepDecorrelatedV2(r *Run, i int, st, now int64) (int64, bool) { // p: Base
 }
 
 // Wrappers: the child is node i+1.
+
+func stepResetAfter(r *Run, i int, st, now int64) (int64, bool) { // p: After, q: end of the subtree
+	nd := &r.nodes[i]
+	nd.enter(st)
+	if nd.k == 1 {
+		nd.b = now
+	} else if now-nd.b >= nd.p {
+		// After has passed since the inner schedule (re)started: it
+		// starts over, and this decision is its first.
+		ns := r.nodes[i+1 : nd.q]
+		for j := range ns {
+			ns[j].nodeState = nodeState{}
+		}
+		nd.b = now
+	}
+	return r.step(i+1, st, now)
+}
 
 func stepWhileBelow(r *Run, i int, st, now int64) (int64, bool) { // p: Limit
 	nd := &r.nodes[i]

@@ -31,7 +31,7 @@ func Check(s schedule.Schedule) (timed, valid bool) {
 	case schedule.UpTo:
 		_, valid := Check(v.Inner)
 		return true, valid && v.Budget >= 0
-	case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Union, schedule.WhileBelow:
+	case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.ResetAfter, schedule.Spaced, schedule.Sum, schedule.Union, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	return check(s)
@@ -70,6 +70,11 @@ func check(s schedule.Schedule) (timed, valid bool) {
 			return timed, valid && v.Lo >= 0 && v.Lo <= v.Hi
 		case schedule.WhileBelow:
 			valid = valid && v.Limit > 0
+			s = v.Inner
+			continue
+		case schedule.ResetAfter:
+			timed = true // it resets on the clock
+			valid = valid && v.After > 0
 			s = v.Inner
 			continue
 		case schedule.Sum:
@@ -113,7 +118,7 @@ func check(s schedule.Schedule) (timed, valid bool) {
 }
 
 // NeedsStart reports whether s measures time from a node's start, that is
-// whether it contains a Spaced or an UpTo node. Only such a schedule needs
+// whether it contains a Spaced, an UpTo or a ResetAfter node. Only such a schedule needs
 // to know when the first attempt began; for any other schedule the start
 // and end times passed to Run.Next make no difference, so a runner need not
 // read its clock before the first attempt. It is a static property of s:

@@ -84,7 +84,7 @@ func TestPropNeedsStartIsSound(t *testing.T) {
 // contains is the obvious definition NeedsStart must agree with.
 func contains(s schedule.Schedule) bool {
 	switch s.(type) {
-	case schedule.Spaced, schedule.UpTo:
+	case schedule.Spaced, schedule.UpTo, schedule.ResetAfter:
 		return true
 	case nil:
 		return false

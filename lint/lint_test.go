@@ -132,6 +132,7 @@ func TestEachRuleFiresAndHoldsBack(t *testing.T) {
 		{"dead-whilebelow", "whilebelow(backoff(1s, 30s) & times(3), 100ms)", "whilebelow(backoff(1s, 30s) & times(3), 2s)"},
 		{"whilebelow-unreached", "whilebelow(fulljitter(100ms, 2s) & times(3), 1m)", "whilebelow(fulljitter(100ms, 30s), 10s) & times(3)"},
 		{"sum-times", "linear(100ms) + random(0, 100ms) + times(3)", "linear(100ms) + random(0, 100ms) & times(3)"},
+		{"resetafter-count", "resetafter(fulljitter(100ms, 10s) & times(3), 1m)", "resetafter(fulljitter(100ms, 10s), 1m) & times(3)"},
 	}
 	tested := map[string]bool{}
 	for _, tt := range tests {

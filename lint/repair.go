@@ -108,6 +108,9 @@ func transform(s schedule.Schedule, f func(orig, n schedule.Schedule) schedule.S
 	case schedule.WhileBelow:
 		n.Inner = transform(n.Inner, f)
 		s = n
+	case schedule.ResetAfter:
+		n.Inner = transform(n.Inner, f)
+		s = n
 	case schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times:
 		// These take the path after the switch.
 	}

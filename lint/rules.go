@@ -48,6 +48,7 @@ func Rules() []Rule {
 		{"dead-whilebelow", Warning, "a whilebelow limit at or below the first wait: the policy never retries", deadWhileBelow},
 		{"whilebelow-unreached", Info, "a whilebelow limit above every wait: it never gives up", unreachedWhileBelow},
 		{"sum-times", Info, "a times added with +: it adds no wait, & says what it does", sumTimes},
+		{"resetafter-count", Warning, "a times inside resetafter starts over too: the attempts have no bound", resetAfterCount},
 	}
 }
 
@@ -165,7 +166,7 @@ func noJitter(in *input, report reportFunc) {
 			}
 		case schedule.AndThen, schedule.Capped, schedule.Decorrelated, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Times, schedule.Union, schedule.UpTo:
 			// Only a growing delay needs jitter to spread clients apart.
-		case schedule.DecorrelatedV2, schedule.Linear, schedule.Random, schedule.Sum, schedule.WhileBelow:
+		case schedule.DecorrelatedV2, schedule.Linear, schedule.Random, schedule.ResetAfter, schedule.Sum, schedule.WhileBelow:
 			// A DecorrelatedV2 is jitter itself. A Linear grows by steps, not by a factor, and is usually
 			// jittered by a Random added to it.
 		}
@@ -206,7 +207,7 @@ func (m *memo) lowerCaps(s schedule.Schedule) schedule.Schedule {
 				n.Inner, n.Max = f.Inner, min(n.Max, f.Max)
 			}
 			return n
-		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
+		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.ResetAfter, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 			// These take the path after the switch.
 		}
 		return n
@@ -238,7 +239,7 @@ func capBelowBase(in *input, report reportFunc) {
 			if n.Cap < n.Base {
 				report(n, fmt.Sprintf(msg, n, n.Cap, n.Base), edit(n, swapDecorrelated))
 			}
-		case schedule.AndThen, schedule.Capped, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.DecorrelatedV2, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
+		case schedule.AndThen, schedule.Capped, schedule.Fibonacci, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.DecorrelatedV2, schedule.Linear, schedule.Random, schedule.ResetAfter, schedule.Spaced, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo, schedule.WhileBelow:
 			// No base and cap to swap.
 		}
 	})
@@ -299,7 +300,7 @@ func raiseDelays(s schedule.Schedule) schedule.Schedule {
 				n.Limit = fixCap // the raised delays must fit below it
 			}
 			return n
-		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo:
+		case schedule.AndThen, schedule.Forever, schedule.Intersect, schedule.Jittered, schedule.ResetAfter, schedule.Sum, schedule.Times, schedule.Union, schedule.UpTo:
 			// These take the path after the switch.
 		}
 		return n

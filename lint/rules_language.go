@@ -84,3 +84,37 @@ func addsJitter(n schedule.Schedule) bool {
 	}
 	return random(n)
 }
+
+// resetAfterCount fires on a resetafter over a policy with a times: the
+// reset starts the count over too, so that a run of slow attempts (each
+// one as long as the reset's After) never ends. The times belongs outside.
+func resetAfterCount(in *input, report reportFunc) {
+	walk(in.s, func(n schedule.Schedule, _ []schedule.Schedule) {
+		r, ok := n.(schedule.ResetAfter)
+		if !ok || !counts(r.Inner) {
+			return
+		}
+		report(n, fmt.Sprintf("%v starts its times over at every reset, so its attempts have no bound; put the times outside: resetafter(...) & times(n)", n),
+			edit(r, func(n schedule.Schedule) schedule.Schedule {
+				r := n.(schedule.ResetAfter)
+				most := 1
+				r.Inner = transform(r.Inner, each(func(n schedule.Schedule) schedule.Schedule {
+					if t, ok := n.(schedule.Times); ok && t.N > 1 {
+						most = max(most, t.N)
+						return schedule.Forever{}
+					}
+					return n
+				}))
+				return schedule.Intersect{A: r, B: schedule.Times{N: min(most, MaxAttempts)}}
+			}))
+	})
+}
+
+// counts reports whether s has a Times that is not Times(1).
+func counts(s schedule.Schedule) bool {
+	if t, ok := s.(schedule.Times); ok && t.N > 1 {
+		return true
+	}
+	a, b := schedule.Children(s)
+	return a != nil && counts(a) || b != nil && counts(b)
+}

@@ -292,6 +292,8 @@ func (b *builder) call(c *astAtom) (built, error) {
 		return b.add(schedule.Sum{A: kids[0].s, B: kids[1].s}, off, name, bi, offs, kids[0], kids[1])
 	case bDecorrelatedV2:
 		return b.add(schedule.DecorrelatedV2{Base: durs[0]}, off, name, bi, offs, built{}, built{})
+	case bResetAfter:
+		return b.add(schedule.ResetAfter{Inner: kids[0].s, After: durs[0]}, off, name, bi, offs, kids[0], built{})
 	case bWhileBelow:
 		return b.add(schedule.WhileBelow{Inner: kids[0].s, Limit: durs[0]}, off, name, bi, offs, kids[0], built{})
 	}

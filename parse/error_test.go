@@ -104,6 +104,7 @@ func TestErrorMessages(t *testing.T) {
 		{"Fibonacci(0)", "1:11: Fibonacci: base 0s is not positive"},
 		{"linear(-1s)", "1:8: Linear: base -1s is negative"},
 		{"decorrelatedv2(0)", "1:16: DecorrelatedV2: base 0s is not positive"},
+		{"resetafter(forever, 0)", "1:21: ResetAfter: after 0s is not positive"},
 		{"random(2s, 1s)", "1:8: Random: lo 2s above hi 1s"},
 		{"whilebelow(forever, 0s)", "1:21: WhileBelow: limit 0s is not positive"},
 		{"times(2) + (forever + times(0))", "1:29: Times: n 0 is below 1"},

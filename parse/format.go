@@ -71,7 +71,7 @@ func prec(s schedule.Schedule) int {
 		return precInter
 	case schedule.Sum:
 		return precSum
-	case schedule.Capped, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.Spaced, schedule.Times, schedule.WhileBelow:
+	case schedule.Capped, schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Jittered, schedule.Linear, schedule.Random, schedule.ResetAfter, schedule.Spaced, schedule.Times, schedule.WhileBelow:
 		// These take the path after the switch.
 	}
 	return precAtom
@@ -115,6 +115,9 @@ func appendInfix(b []byte, s schedule.Schedule, min int) []byte {
 	case schedule.Random:
 		b = appendDur(append(b, "random("...), s.Lo)
 		return append(appendDur(append(b, ", "...), s.Hi), ')')
+	case schedule.ResetAfter:
+		b = appendInfix(append(b, "resetafter("...), s.Inner, precUpTo)
+		return append(appendDur(append(b, ", "...), s.After), ')')
 	case schedule.WhileBelow:
 		b = appendInfix(append(b, "whilebelow("...), s.Inner, precUpTo)
 		return append(appendDur(append(b, ", "...), s.Limit), ')')

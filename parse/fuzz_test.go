@@ -33,6 +33,7 @@ func FuzzParse(f *testing.F) {
 		"WhileBelow(Linear(100ms, 50ms), 2s) + Sum(forever, Random(1ms, 2ms))",
 		"linear(step=1s)",
 		"capped(decorrelatedv2(200ms), 30s) & times(6)",
+		"resetafter(fulljitter(1s, 1m), after = 10m) & times(99)",
 		"Jittered(Exponential(1s, 100.01%, 1m), 99.5%, 100.5) & times(3)",
 		"exponential(1s, 100.00001%, 1m)",
 		"jittered(forever, -0.5%, 1000.0001%)",

@@ -64,6 +64,7 @@ const (
 	bSum
 	bWhileBelow
 	bDecorrelatedV2
+	bResetAfter
 )
 
 var (
@@ -94,6 +95,7 @@ var builtins = [...]builtin{
 	bSum:            mk("Sum", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
 	bWhileBelow:     mk("WhileBelow", pInner, param{"limit", "", kindDur, false}),
 	bDecorrelatedV2: mk("DecorrelatedV2", pBase),
+	bResetAfter:     mk("ResetAfter", pInner, param{"after", "", kindDur, false}),
 }
 
 func mk(name string, params ...param) builtin {

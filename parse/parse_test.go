@@ -44,6 +44,7 @@ func TestParse(t *testing.T) {
 		{"linear by name", "linear(step=100ms, base=500ms)", schedule.Linear{Base: 500 * time.Millisecond, Step: 100 * time.Millisecond}},
 		{"DecorrelatedV2", "DecorrelatedV2(1s)", schedule.DecorrelatedV2{Base: time.Second}},
 		{"decorrelatedv2 in lower case", "capped(decorrelatedv2(200ms), 30s)", schedule.Capped{Inner: schedule.DecorrelatedV2{Base: 200 * time.Millisecond}, Max: 30 * time.Second}},
+		{"ResetAfter", "ResetAfter(Fibonacci(1s), 10m0s)", schedule.ResetAfter{Inner: schedule.Fibonacci{Base: time.Second}, After: 10 * time.Minute}},
 		{"Random", "Random(0s, 1s)", schedule.Random{Lo: 0, Hi: time.Second}},
 		{"Sum", "Sum(Linear(1s, 0s), Random(0s, 3s))", schedule.Sum{A: schedule.Linear{Base: time.Second}, B: schedule.Random{Hi: 3 * time.Second}}},
 		{"WhileBelow", "WhileBelow(Fibonacci(1s), 10s)", schedule.WhileBelow{Inner: schedule.Fibonacci{Base: time.Second}, Limit: 10 * time.Second}},

@@ -151,7 +151,7 @@ func maxBudget(s Schedule) (int64, bool) {
 // then do not depend on the timeline.
 func untimed(s Schedule) bool {
 	switch s.(type) {
-	case Spaced, UpTo:
+	case Spaced, UpTo, ResetAfter:
 		return false
 	case AndThen, Capped, Decorrelated, DecorrelatedV2, Exponential, Fibonacci, Forever, Intersect, Jittered, Linear, Random, Sum, Times, Union, WhileBelow:
 		// These take the path after the switch.

@@ -187,6 +187,12 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 		okb, lob, hib := e.step(b)
 		return oka && okb, sat.Add(loa, lob), sat.Add(hia, hib)
 
+	case ResetAfter:
+		// Slow attempts reset it where instant ones do not, and a reset
+		// makes a run longer: the rules bound it for every pace.
+		e.abort = true
+		return false, 0, 0
+
 	case WhileBelow:
 		if !untimed(s.Inner) {
 			// A Spaced waits less after a slow attempt, so a run can go on
@@ -342,6 +348,9 @@ func (e *engine) ahead(i int) int64 {
 		}
 		return 0
 
+	case ResetAfter:
+		return 0
+
 	case Jittered, Capped, WhileBelow:
 		// WhileBelow went on at the last decision, so its inner's delays
 		// are below its limit while they keep their range.
@@ -402,7 +411,7 @@ func (e *engine) skip(i int, m int64) {
 	switch nd.s.(type) {
 	case Spaced:
 		nd.a += m * (e.dLo / int64(nd.s.(Spaced).Every)) // ahead saw dLo%Every == 0
-	case Jittered, Capped, UpTo, WhileBelow:
+	case Jittered, Capped, UpTo, WhileBelow, ResetAfter:
 		e.skip(i+1, m)
 	case Union:
 		a, b := i+1, i+1+e.nodes[i+1].size

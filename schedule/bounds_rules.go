@@ -80,7 +80,7 @@ func (a *analyzer) drive(s Schedule, off int64, exact bool) est {
 			}
 		}
 		return upToDriveEst(a.drive(s.Inner, off, exact), b, hazard)
-	case Capped, Decorrelated, DecorrelatedV2, Exponential, Fibonacci, Forever, Intersect, Jittered, Linear, Random, Spaced, Sum, Times, Union, WhileBelow:
+	case Capped, Decorrelated, DecorrelatedV2, Exponential, Fibonacci, Forever, Intersect, Jittered, Linear, Random, ResetAfter, Spaced, Sum, Times, Union, WhileBelow:
 		// These take the path after the switch.
 	}
 	return a.ctx(s, off)
@@ -109,6 +109,8 @@ func (a *analyzer) ctx(s Schedule, off int64) est {
 		return sumEst(a.ctx(s.A, off), a.ctx(s.B, off))
 	case WhileBelow:
 		return whileBelowEst(a.ctx(s.Inner, off), int64(s.Limit))
+	case ResetAfter:
+		return resetAfterEst(a.ctx(s.Inner, off))
 	case AndThen:
 		// When Then starts depends on the timeline: any time.
 		return seqEst(a.ctx(s.First, off), a.ctx(s.Then, inf))
@@ -233,7 +235,7 @@ func leafEst(s Schedule) est {
 	case DecorrelatedV2:
 		never.dmax = inf // it grows without bound, from 0
 		return never
-	case AndThen, Capped, Intersect, Jittered, Sum, Union, UpTo, WhileBelow:
+	case AndThen, Capped, Intersect, Jittered, ResetAfter, Sum, Union, UpTo, WhileBelow:
 		// These take the path after the switch.
 	}
 	return est{att: 1} // not reached for a valid schedule
@@ -354,6 +356,21 @@ func whileBelowEst(i est, limit int64) est {
 	}
 	r := est{att: i.att, dmin: i.dmin, dmax: limit - 1, lo: 0} // it may stop at any decision
 	r.hi = min(i.hi, sat.Mul(r.dmax, r.att-1))
+	return r.norm()
+}
+
+// resetAfterEst is ResetAfter's est: its inner's delays, but a run whose
+// attempts are slow resets the inner again and again, so that the attempts
+// and the total wait have no bound, unless the inner stops at its first
+// decision, fresh or not.
+func resetAfterEst(i est) est {
+	if i.att == 1 && !i.never {
+		return stopsAtOnce
+	}
+	r := est{att: inf, never: i.never, dmin: i.dmin, dmax: i.dmax, lo: 0, hi: inf}
+	if i.dmax == 0 {
+		r.hi = 0
+	}
 	return r.norm()
 }
 

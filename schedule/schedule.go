@@ -52,8 +52,8 @@ func FullJitter(base, cap time.Duration) Jittered {
 func Equal(a, b Schedule) bool { return a == b }
 
 // Children returns the child schedules of s in field order: both for Union,
-// Intersect, AndThen and Sum, the first only for Jittered, UpTo, Capped and
-// WhileBelow, and
+// Intersect, AndThen and Sum, the first only for Jittered, UpTo, Capped,
+// WhileBelow and ResetAfter, and
 // none for the leaves. Absent children are nil.
 func Children(s Schedule) (Schedule, Schedule) {
 	switch s := s.(type) {
@@ -64,6 +64,8 @@ func Children(s Schedule) (Schedule, Schedule) {
 	case Capped:
 		return s.Inner, nil
 	case WhileBelow:
+		return s.Inner, nil
+	case ResetAfter:
 		return s.Inner, nil
 	case Union:
 		return s.A, s.B

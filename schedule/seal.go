@@ -12,6 +12,7 @@ func (Forever) _ParsePolicyIsNotAScheduleUseItsScheduleField()        {}
 func (Intersect) _ParsePolicyIsNotAScheduleUseItsScheduleField()      {}
 func (Jittered) _ParsePolicyIsNotAScheduleUseItsScheduleField()       {}
 func (Linear) _ParsePolicyIsNotAScheduleUseItsScheduleField()         {}
+func (ResetAfter) _ParsePolicyIsNotAScheduleUseItsScheduleField()     {}
 func (Random) _ParsePolicyIsNotAScheduleUseItsScheduleField()         {}
 func (Spaced) _ParsePolicyIsNotAScheduleUseItsScheduleField()         {}
 func (Sum) _ParsePolicyIsNotAScheduleUseItsScheduleField()            {}

@@ -60,6 +60,11 @@ func simplify(s Schedule) Schedule {
 		return upToOf(simplify(s.Inner), s.Budget)
 	case WhileBelow:
 		return whileBelowOf(simplify(s.Inner), s.Limit)
+	case ResetAfter:
+		if in := simplify(s.Inner); in != (Times{1}) {
+			return ResetAfter{Inner: in, After: s.After}
+		}
+		return Times{1} // it stops at its first decision, fresh or not
 	case Sum:
 		var ops []Schedule
 		for _, op := range appendSum(nil, s) {
@@ -155,7 +160,7 @@ func sumOf(ops []Schedule) Schedule {
 		case Forever:
 		case Times:
 			least = min(least, op.N)
-		case Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
+		case Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random, Jittered, Capped, UpTo, WhileBelow, ResetAfter, Union, Intersect, Sum, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -214,7 +219,7 @@ func unionOf(ops []Schedule) Schedule {
 			return op
 		case Times:
 			most = max(most, op.N)
-		case Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
+		case Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random, Jittered, Capped, UpTo, WhileBelow, ResetAfter, Union, Intersect, Sum, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -234,7 +239,7 @@ func intersectOf(ops []Schedule) Schedule {
 		case Forever:
 		case Times:
 			least = min(least, op.N)
-		case Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random, Jittered, Capped, UpTo, WhileBelow, Union, Intersect, Sum, AndThen:
+		case Spaced, Exponential, Fibonacci, Decorrelated, DecorrelatedV2, Linear, Random, Jittered, Capped, UpTo, WhileBelow, ResetAfter, Union, Intersect, Sum, AndThen:
 			rest = append(rest, op)
 		}
 	}
@@ -344,6 +349,8 @@ func maxDelay(s Schedule) time.Duration {
 		return time.Duration(sat.Add(int64(maxDelay(s.A)), int64(maxDelay(s.B))))
 	case WhileBelow:
 		return min(maxDelay(s.Inner), s.Limit-1)
+	case ResetAfter:
+		return maxDelay(s.Inner)
 	}
 	return MaxDuration // not reached for a valid schedule
 }
@@ -357,6 +364,8 @@ func neverStops(s Schedule) bool {
 		return neverStops(s.A) && neverStops(s.B)
 	case WhileBelow:
 		return maxDelay(s.Inner) < s.Limit && neverStops(s.Inner)
+	case ResetAfter:
+		return neverStops(s.Inner)
 	case Jittered:
 		return neverStops(s.Inner)
 	case Capped:

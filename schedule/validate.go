@@ -47,7 +47,7 @@ func Validate(s Schedule) error {
 // parse.Policy, satisfies the interface through the promoted methods.
 func check(s Schedule) *Error {
 	switch s.(type) {
-	case Times, Spaced, Exponential, Fibonacci, Jittered, Union, Intersect, AndThen, UpTo, Forever, Capped, Decorrelated, Linear, Random, Sum, WhileBelow, DecorrelatedV2:
+	case Times, Spaced, Exponential, Fibonacci, Jittered, Union, Intersect, AndThen, UpTo, Forever, Capped, Decorrelated, Linear, Random, Sum, WhileBelow, DecorrelatedV2, ResetAfter:
 	default:
 		return &Error{Node: s, Msg: fmt.Sprintf("%T is not a schedule variant; pass the schedule it holds (for a parse.Policy p, p.Schedule)", s)}
 	}

@@ -32,7 +32,7 @@ func pick[V any](t *rapid.T, label string, vs ...V) V { return rapid.SampledFrom
 func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 	kinds := 9
 	if depth > 0 {
-		kinds = 17
+		kinds = 18
 	}
 	kind := rapid.IntRange(0, kinds-1).Draw(t, "anykind")
 	switch {
@@ -42,6 +42,8 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 		kind += 4
 	case kind == 16:
 		kind = 18
+	case kind == 17:
+		kind = 19
 	}
 	fault := *faults > 0 && rapid.Bool().Draw(t, "fault")
 	if fault {
@@ -98,6 +100,13 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 			return schedule.DecorrelatedV2{Base: notPos("base")}
 		}
 		return schedule.DecorrelatedV2{Base: pos("base")}
+	case 19:
+		ra := schedule.ResetAfter{After: pos("after")}
+		if fault {
+			ra.After = notPos("after")
+		}
+		ra.Inner = child()
+		return ra
 	case 14:
 		return schedule.Sum{A: child(), B: child()}
 	case 15:

@@ -1,6 +1,6 @@
 // Package schedgen generates random valid schedules for property tests.
 //
-// Gen draws every one of the seventeen variants, nested to a bounded depth,
+// Gen draws every one of the eighteen variants, nested to a bounded depth,
 // with parameters chosen to exercise the edges (tiny and huge durations,
 // caps below bases, zero budgets) while keeping every value valid.
 package schedgen
@@ -43,7 +43,7 @@ func Duration() *rapid.Generator[time.Duration] {
 func draw(t *rapid.T, depth int) schedule.Schedule {
 	kinds := 5
 	if depth > 0 {
-		kinds = 14
+		kinds = 15
 	}
 	d := Duration()
 	kind := rapid.IntRange(0, kinds-1).Draw(t, "kind")
@@ -67,6 +67,8 @@ func draw(t *rapid.T, depth int) schedule.Schedule {
 		return schedule.Sum{A: draw(t, depth-1), B: draw(t, depth-1)}
 	case 13:
 		return schedule.WhileBelow{Inner: draw(t, depth-1), Limit: d.Draw(t, "limit")}
+	case 14:
+		return schedule.ResetAfter{Inner: draw(t, depth-1), After: d.Draw(t, "after")}
 	case 0:
 		return schedule.Times{N: rapid.IntRange(1, 12).Draw(t, "n")}
 	case 1:

@@ -7,8 +7,12 @@
 //
 // Transitions are Lua scripts (atomic, compare-and-set on a generation
 // number); instances learn of them through a pub/sub channel, and every
-// flush reads the state back too. The closed path never touches Redis:
-// outcomes are counted locally and sent every breaker.Config.SharedFlush.
+// batch reads the state back too. The closed path never touches Redis:
+// outcomes are counted locally and sent in batches, those of every
+// breaker of a Store in one pipeline per round: a failure at once, a
+// batch of successes within its hold (up to Config.FlushMax while the
+// fleet's window is clean). Every value read from Redis is checked; one
+// no breaker wrote is ErrBadAnswer, and that breaker judges alone.
 // Every operation has a short timeout, and Redis itself sits behind a
 // local breaker (Config.Guard): while it is unreachable each instance's
 // breaker judges its own counts, and when it returns the states are
@@ -17,7 +21,7 @@
 // The keys, for a breaker named api and the default prefix:
 //
 //	recur:breaker:{api}:state    hash: gen, state, k, until (µs, Redis TIME), delay (µs)
-//	recur:breaker:{api}:window   hash: 10 buckets t0…t9, c0…c9, f0…f9, s0…s9, and streak
+//	recur:breaker:{api}:window   hash: 10 buckets t0…t9, c0…c9, f0…f9, s0…s9, streak, ft
 //	recur:breaker:{api}:probes   hash: claimed, calls, failures, slow
 //	recur:breaker:{api}:events   pub/sub channel: "gen state k remaining-µs delay-µs"
 //

@@ -73,12 +73,22 @@ type Config struct {
 	// Unthrottled turns the default budget off, so that only the
 	// schedule limits retries. It is an error together with Budgets.
 	Unthrottled bool
+
+	// Hedge makes Schedule or Policy time hedged copies of each call
+	// (retry.Hedge) instead of retries: a copy starts at each delay while
+	// no answer has come, the first OK answer wins and the others are
+	// canceled, a code in Codes (by default UNAVAILABLE) starts the next
+	// copy at once, any other ends the call. Every method the interceptor
+	// sees must then be idempotent. A ServiceConfig's hedgingPolicy does
+	// the same per method; Hedge with a ServiceConfig is an error.
+	Hedge bool
 }
 
-// policy is how one method is retried.
+// policy is how one method is retried, or hedged.
 type policy struct {
 	s     schedule.Schedule
-	retry uint32 // bit c set: code c is retried
+	retry uint32 // bit c set: code c is retried, or for a hedge non-fatal
+	hedge bool   // s times hedged copies (retry.Hedge), not retries
 }
 
 // once is the policy of a method that is not retried.
@@ -113,6 +123,8 @@ func build(c Config) (*interceptor, error) {
 		return nil, fmt.Errorf("grpcretry: Config.Options.MaxPushback %v is negative", c.Options.MaxPushback)
 	case c.Budgets != nil && c.Unthrottled:
 		return nil, errors.New("grpcretry: Config sets both Budgets and Unthrottled")
+	case c.ServiceConfig != nil && c.Hedge:
+		return nil, errors.New("grpcretry: Config sets both Hedge and ServiceConfig, whose hedgingPolicy says which methods are hedged")
 	case c.ServiceConfig != nil && c.Codes != nil:
 		return nil, errors.New("grpcretry: Config sets both Codes and ServiceConfig, whose retry policies name their own codes")
 	}
@@ -140,7 +152,7 @@ func build(c Config) (*interceptor, error) {
 		if err != nil {
 			return nil, err
 		}
-		ic.all = &policy{s: s, retry: mask}
+		ic.all = &policy{s: s, retry: mask, hedge: c.Hedge}
 	}
 	if ic.budgets == nil && !c.Unthrottled {
 		ic.budgets = budget.Shared()
@@ -175,6 +187,17 @@ func (ic *interceptor) fromServiceConfig(sc *grpcconfig.ServiceConfig, j grpccon
 	ic.methods = make(map[string]*policy)
 	for i, mc := range sc.Methods {
 		p := once
+		if hp := mc.HedgingPolicy; hp != nil {
+			s, err := hp.Schedule()
+			if err != nil {
+				return fmt.Errorf("grpcretry: ServiceConfig.Methods[%d]: %w", i, err)
+			}
+			var mask uint32
+			for _, c := range hp.NonFatalStatusCodes {
+				mask |= 1 << c // Schedule validated the codes
+			}
+			p = &policy{s: s, retry: mask, hedge: true}
+		}
 		if rp := mc.RetryPolicy; rp != nil {
 			s, err := rp.Schedule(j)
 			if err != nil {

@@ -73,6 +73,9 @@ func (ic *interceptor) unary(ctx context.Context, method string, req, reply any,
 	if c.maxPush == 0 {
 		c.maxPush = DefaultMaxPushback
 	}
+	if c.p.hedge {
+		return finish(c.hedged(ctx, o))
+	}
 	_, err := retry.Do(ctx, o, c.p.s, c.judge, nil, c.attempt)
 	return finish(err)
 }

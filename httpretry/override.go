@@ -21,6 +21,17 @@ func WithSchedule(ctx context.Context, s schedule.Schedule) context.Context {
 	return context.WithValue(ctx, scheduleKey{}, override{s})
 }
 
+// hedgeKey is the context key of a per-request hedging schedule.
+type hedgeKey struct{}
+
+// WithHedge returns a copy of ctx whose requests a Transport hedges on s
+// instead of its own Hedge schedule (see Transport.Hedge); a nil s turns
+// hedging off for them. Only a request that may be repeated is hedged; any
+// other is sent as without it.
+func WithHedge(ctx context.Context, s schedule.Schedule) context.Context {
+	return context.WithValue(ctx, hedgeKey{}, override{s})
+}
+
 // WithoutRetry returns a copy of ctx whose requests a Transport sends once:
 // for a call whose caller retries at a higher level, so that the retries do
 // not multiply.

@@ -44,6 +44,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	c := call{cfg: cfg, req: req, repeatable: repeatable(req), rewindable: rewindable(req)}
+	hedge := cfg.hedge
+	if ov, ok := req.Context().Value(hedgeKey{}).(override); ok {
+		if ov.s != nil && schedule.Validate(ov.s) != nil {
+			closeBody(req)
+			return nil, fmt.Errorf("httpretry: WithHedge: %w", schedule.Validate(ov.s))
+		}
+		hedge = ov.s
+	}
 	o := retry.Options{
 		Caps:    retry.Caps{Clock: cfg.clock, Random: cfg.random},
 		OnRetry: c.discard, Observer: cfg.observer,
@@ -55,6 +63,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if cfg.budgets != nil {
 		o.Budget = cfg.budgets.Get(o.Target)
+	}
+	if hedge != nil && c.repeatable && c.rewindable {
+		return c.hedged(o, hedge)
 	}
 	_, err := retry.Do(req.Context(), o, sched, c.judge, nil, c.attempt)
 	if c.attempts == 0 {

@@ -59,6 +59,20 @@ type Transport struct {
 	// makes every RoundTrip fail with its error, and Base is never called.
 	Schedule schedule.Schedule
 
+	// Hedge, if not nil, times hedged copies of every request that may be
+	// repeated (an idempotent method, an idempotency key or
+	// WithIdempotent, and a body that can be sent again), instead of
+	// retries: while no answer has come, another copy starts at each
+	// delay Hedge gives, and the first answer that is not retried wins;
+	// the other copies are canceled and their responses drained and
+	// closed (retry.Hedge). A retryable answer (a 503, a refused
+	// connection) starts the next copy at once, or after its Retry-After.
+	// A request that may not be repeated is never hedged: it is sent, and
+	// retried, as without Hedge. Copies count against the target's budget
+	// like retries. WithHedge sets it per request. An invalid Hedge makes
+	// every RoundTrip fail before anything is sent.
+	Hedge schedule.Schedule
+
 	// Retry500 makes 500 Internal Server Error retryable, like 502, 503 and
 	// 504. Off by default: a 500 is often a bug that the same request will
 	// hit again.
@@ -137,6 +151,7 @@ type config struct {
 	err         error // what is wrong with the fields, if anything
 	base        http.RoundTripper
 	schedule    schedule.Schedule
+	hedge       schedule.Schedule
 	maxAfter    time.Duration
 	clock       clockcap.Clock
 	random      randcap.Random
@@ -188,6 +203,7 @@ func (t *Transport) build() config {
 	c := config{
 		base:     t.Base,
 		schedule: t.Schedule,
+		hedge:    t.Hedge,
 		maxAfter: t.MaxRetryAfter,
 		clock:    t.Clock,
 		random:   t.Random,
@@ -223,6 +239,11 @@ func (t *Transport) build() config {
 	c.unthrottled = t.Unthrottled
 	if err := schedule.Validate(c.schedule); err != nil {
 		errs = append(errs, fmt.Errorf("invalid Schedule: %w", err))
+	}
+	if c.hedge != nil {
+		if err := schedule.Validate(c.hedge); err != nil {
+			errs = append(errs, fmt.Errorf("invalid Hedge: %w", err))
+		}
 	}
 	if c.timeout < 0 {
 		errs = append(errs, fmt.Errorf("negative AttemptTimeout %v", c.timeout))

@@ -85,8 +85,8 @@ return {1}
 // window's sums over its last 10 buckets and the fleet's streak while
 // closed, the probes' tally while half-open.
 //
-// The window's field ft is when (Redis TIME, µs) a batch of failures
-// last added to the streak. A batch with a success sets the streak to
+// The window's field ft is when (Redis TIME, µs) a batch that ended in
+// failures last came. A batch with a success sets the streak to
 // the one it ended with, unless ft falls within its span: its successes
 // may then be older than a failure the fleet already counts, and it
 // only adds its own trailing failures. (A breaker's batch of successes
@@ -122,12 +122,12 @@ if cur[1] == tonumber(ARGV[1]) then
       v[o + 1], v[o + 2], v[o + 3] = v[o + 1] + calls, v[o + 2] + fails, v[o + 3] + slow
       if fails == calls then
         v[1] = v[1] + fails
-        ft = now
       elseif now - tonumber(ARGV[8]) < ft then
         v[1] = v[1] + streak
       else
         v[1] = streak
       end
+      if streak > 0 or fails == calls then ft = now end
       redis.call('HSET', KEYS[2], 't' .. i, fmt(b), 'c' .. i, fmt(v[o + 1]), 'f' .. i, fmt(v[o + 2]),
         's' .. i, fmt(v[o + 3]), 'streak', fmt(v[1]), 'ft', fmt(ft))
       redis.call('PEXPIRE', KEYS[2], ARGV[7])

@@ -24,8 +24,9 @@ func (c *call) hedged(ctx context.Context, o retry.Options) error {
 		_, err := retry.Do(ctx, o, once.s, c.judge, nil, c.attempt)
 		return err
 	}
+	mt := m.ProtoReflect().Type() // read here: the copies must not touch m, which the winner fills
 	won, err := retry.Hedge(ctx, o, c.p.s, func(_ proto.Message, err error) retry.Judgement { return c.judge(struct{}{}, err) }, nil,
-		func(ctx context.Context) (proto.Message, error) { return c.copy(ctx, m) })
+		func(ctx context.Context) (proto.Message, error) { return c.copy(ctx, mt.New().Interface()) })
 	if err == nil && won != nil {
 		proto.Reset(m)
 		proto.Merge(m, won)
@@ -33,9 +34,8 @@ func (c *call) hedged(ctx context.Context, o retry.Options) error {
 	return err
 }
 
-// copy makes one hedged copy of the call into a reply of its own.
-func (c *call) copy(ctx context.Context, m proto.Message) (proto.Message, error) {
-	reply := m.ProtoReflect().New().Interface()
+// copy makes one hedged copy of the call into reply, its own.
+func (c *call) copy(ctx context.Context, reply proto.Message) (proto.Message, error) {
 	if n := retry.AttemptOf(ctx).Number; n > 1 {
 		ctx = withPreviousAttempts(ctx, n-1)
 	}

@@ -13,16 +13,15 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// DefaultPolicy is the schedule of a Config that sets neither Schedule nor
-// Policy: at most 3 attempts, full-jitter waits of up to 50 ms then 100 ms.
-const DefaultPolicy = "fulljitter(50ms, 1s) & times(3)"
-
 // Config says how a client's commands are retried and guarded. The zero
-// value is usable: DefaultPolicy for commands marked safe, a breaker with
-// breaker.Config's defaults, no automatic marking.
+// value is usable: recur's default policy (retry.DefaultSchedule: full
+// jitter from 100ms doubling to 2s, three attempts in all) for commands
+// marked safe, within the server's shared default budget; a breaker with
+// breaker.Config's defaults; no automatic marking.
 type Config struct {
 	// Schedule is the retry policy of the commands marked safe (WithSafe,
-	// or ReadOnlySafe). Set at most one of Schedule and Policy.
+	// or ReadOnlySafe). Set at most one of Schedule and Policy; with
+	// neither it is retry.DefaultSchedule().
 	Schedule schedule.Schedule
 
 	// Policy is Schedule in recur's policy language, such as
@@ -56,7 +55,9 @@ type Hook struct {
 }
 
 // NewClient returns a go-redis client for opt with go-redis's own retries
-// off (MaxRetries -1), ContextTimeoutEnabled set (so that the caller's
+// off (MaxRetries -1, and DialerRetries 1 unless opt sets it: go-redis
+// otherwise dials five times for every attempt, a hidden multiplier that
+// no budget sees), ContextTimeoutEnabled set (so that the caller's
 // deadline and RetryOptions.AttemptTimeout bound every attempt: without
 // it go-redis waits its own dial and read timeouts whatever the context
 // says) and a Hook built from c, or an error that says what is wrong
@@ -67,6 +68,9 @@ func NewClient(opt *redis.Options, c Config) (*redis.Client, error) {
 	}
 	o := *opt
 	o.MaxRetries = -1
+	if o.DialerRetries == 0 {
+		o.DialerRetries = 1 // one dial an attempt: the runner decides about retries
+	}
 	o.ContextTimeoutEnabled = true
 	h, err := newHook(c, o.Addr)
 	if err != nil {
@@ -113,7 +117,7 @@ func newHook(c Config, addr string) (*Hook, error) {
 		}
 		s = p
 	case s == nil:
-		s = parse.MustParse(DefaultPolicy)
+		s = retry.DefaultSchedule()
 	}
 	if err := schedule.Validate(s); err != nil {
 		return nil, fmt.Errorf("redisretry: Schedule: %w", err)

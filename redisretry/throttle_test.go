@@ -1,0 +1,76 @@
+package redisretry_test
+
+import (
+	"context"
+	"net"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/redisretry"
+	"github.com/recur-go/recur/retry"
+	"github.com/redis/go-redis/v9"
+)
+
+// A hundred GETs marked safe against an address where nothing listens,
+// with the zero Config but for a virtual clock and no breaker, make 103
+// attempts where the default policy alone would make 300: the server's
+// shared default budget allows three retries before it is half empty.
+// Unthrottled is the policy alone.
+func TestDeadServerThrottledByDefault(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		unthrottled bool
+		want        int
+	}{{"default", false, 103}, {"Unthrottled", true, 300}} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			addr := l.Addr().String()
+			l.Close()
+			attempts := 0
+			c, err := redisretry.NewClient(&redis.Options{Addr: addr}, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
+				Caps:        retry.Caps{Clock: clockcap.Virtual(time.Now())},
+				Unthrottled: tc.unthrottled,
+				Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+					if e.Kind == retry.Attempted {
+						attempts++
+					}
+				}),
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				c.Close()
+				waitDialers(t) // go-redis's background dialer of a dead pool ends a second after Close
+			})
+			for range 100 {
+				if err := c.Get(redisretry.WithSafe(context.Background()), "k").Err(); err == nil {
+					t.Fatal("a GET to a closed port succeeded")
+				}
+			}
+			t.Logf("100 GETs, %d attempts", attempts)
+			if attempts != tc.want {
+				t.Errorf("100 GETs made %d attempts; want %d", attempts, tc.want)
+			}
+		})
+	}
+}
+
+// waitDialers waits, at most 5 seconds, until no go-redis pool dialer
+// goroutine is left, so that goleak sees none.
+func waitDialers(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		buf := make([]byte, 1<<20)
+		if !strings.Contains(string(buf[:runtime.Stack(buf, true)]), "(*ConnPool).tryDial") {
+			return
+		}
+	}
+	t.Error("go-redis's pool dialer still runs 5s after Close")
+}

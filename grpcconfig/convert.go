@@ -57,7 +57,7 @@ const maxMultiplier = 1e6
 //
 // with attempts = p.Attempts() (maxAttempts capped at 5) and low–high
 // 0–100% for FullJitter, 80–120% for PlusMinus20. A multiplier that is
-// not a whole percent is rounded to the nearest one (see Notes). It
+// not a whole millionth is rounded to the nearest one (see Notes). It
 // returns an error for an invalid policy, and for a multiplier below 1 or
 // above a million, which no Exponential matches.
 func (p RetryPolicy) Schedule(j Jitter) (schedule.Schedule, error) {
@@ -68,43 +68,46 @@ func (p RetryPolicy) Schedule(j Jitter) (schedule.Schedule, error) {
 	if !ok {
 		return nil, fmt.Errorf("grpcconfig: unknown %v", j)
 	}
-	pct, _, err := factorPct(p.BackoffMultiplier)
+	pct, frac, _, err := factorPct(p.BackoffMultiplier)
 	if err != nil {
 		return nil, err
 	}
-	exp := schedule.Exponential{Base: p.InitialBackoff, FactorPct: pct, Cap: p.MaxBackoff}
+	exp := schedule.Exponential{Base: p.InitialBackoff, FactorPct: pct, FactorFrac: frac, Cap: p.MaxBackoff}
 	return schedule.Intersect{
 		A: schedule.Jittered{Inner: exp, LowPct: low, HighPct: high},
 		B: schedule.Times{N: p.Attempts()},
 	}, nil
 }
 
-// factorPct returns the multiplier in whole percent and whether that is
-// exact.
-func factorPct(m float64) (int, bool, error) {
+// factorPct returns the multiplier as an Exponential's factor: whole
+// percent and ten-thousandths of a percent (a millionth of the factor,
+// the finest an Exponential holds), and whether that is exact.
+func factorPct(m float64) (pct, frac int, exact bool, err error) {
 	switch {
 	case m < 1:
-		return 0, false, fieldError("backoffMultiplier", "is "+strconv.FormatFloat(m, 'g', -1, 64)+
+		return 0, 0, false, fieldError("backoffMultiplier", "is "+strconv.FormatFloat(m, 'g', -1, 64)+
 			", below 1: A6 then shrinks the waits, and no schedule does that (Exponential only grows)")
 	case m > maxMultiplier:
-		return 0, false, fieldError("backoffMultiplier", "is "+strconv.FormatFloat(m, 'g', -1, 64)+", above the largest convertible, 1000000")
+		return 0, 0, false, fieldError("backoffMultiplier", "is "+strconv.FormatFloat(m, 'g', -1, 64)+", above the largest convertible, 1000000")
 	}
-	pct := math.Round(m * 100)
-	return int(pct), math.Abs(m*100-pct) <= 1e-9*pct, nil
+	ppm := math.Round(m * 1e6)
+	n := int64(ppm)
+	return int(n / schedule.PctFracs), int(n % schedule.PctFracs), math.Abs(m*1e6-ppm) <= 1e-9*ppm, nil
 }
 
 // Notes says where the schedule differs from what p literally says, one
 // sentence each: a maxAttempts above 5, which A6 caps, and a multiplier
-// that is not a whole percent, which Schedule rounds. It is empty when
+// that is not a whole millionth, which Schedule rounds. It is empty when
 // the schedule is p to the letter.
 func (p RetryPolicy) Notes() []string {
 	var notes []string
 	if p.MaxAttempts > MaxAttempts {
 		notes = append(notes, "maxAttempts "+strconv.Itoa(p.MaxAttempts)+" is treated as 5, as gRFC A6 requires")
 	}
-	if pct, exact, err := factorPct(p.BackoffMultiplier); err == nil && !exact {
+	if pct, frac, exact, err := factorPct(p.BackoffMultiplier); err == nil && !exact {
+		grows := string(schedule.AppendPercent(nil, pct, frac))
 		notes = append(notes, "backoffMultiplier "+strconv.FormatFloat(p.BackoffMultiplier, 'g', -1, 64)+
-			" is not a whole percent: the schedule grows by "+strconv.Itoa(pct)+"% instead, so its waits differ slightly from A6's")
+			" is not a whole millionth: the schedule grows by "+grows+" instead, so its waits differ slightly from A6's")
 	}
 	return notes
 }
@@ -150,6 +153,8 @@ func FromSchedule(s schedule.Schedule) (RetryPolicy, Jitter, error) {
 	}
 	var j Jitter
 	switch {
+	case jit.LowFrac != 0 || jit.HighFrac != 0:
+		return noEquivalent(s, "jitter "+jit.String()+" has fractions of a percent, which neither of A6's formulas has")
 	case jit.LowPct == 0 && jit.HighPct == 100:
 		j = FullJitter
 	case jit.LowPct == 80 && jit.HighPct == 120:
@@ -168,7 +173,7 @@ func FromSchedule(s schedule.Schedule) (RetryPolicy, Jitter, error) {
 		MaxAttempts:          times.N,
 		InitialBackoff:       exp.Base,
 		MaxBackoff:           exp.Cap,
-		BackoffMultiplier:    float64(exp.FactorPct) / 100,
+		BackoffMultiplier:    float64(exp.FactorPPM()) / 1e6, // exact to a millionth, as FactorFrac keeps it
 		RetryableStatusCodes: []Code{Unavailable},
 	}, j, nil
 }

@@ -75,7 +75,7 @@ func TestScheduleShape(t *testing.T) {
 		{RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Second, MaxBackoff: time.Minute, BackoffMultiplier: 1.1, RetryableStatusCodes: []Code{Unavailable}},
 			FullJitter, "Intersect(Jittered(Exponential(1s, 110%, 1m0s), 0%, 100%), Times(3))"},
 		{RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Second, MaxBackoff: time.Minute, BackoffMultiplier: 1.555, RetryableStatusCodes: []Code{Unavailable}},
-			FullJitter, "Intersect(Jittered(Exponential(1s, 156%, 1m0s), 0%, 100%), Times(3))"},
+			FullJitter, "Intersect(Jittered(Exponential(1s, 155.5%, 1m0s), 0%, 100%), Times(3))"}, // exact: a fraction of a percent is held
 	}
 	for _, tt := range tests {
 		s, err := tt.p.Schedule(tt.j)
@@ -127,10 +127,10 @@ func TestScheduleErrors(t *testing.T) {
 }
 
 func TestNotes(t *testing.T) {
-	p := RetryPolicy{MaxAttempts: 7, InitialBackoff: time.Second, MaxBackoff: time.Minute, BackoffMultiplier: 1.555, RetryableStatusCodes: []Code{Unavailable}}
+	p := RetryPolicy{MaxAttempts: 7, InitialBackoff: time.Second, MaxBackoff: time.Minute, BackoffMultiplier: 1.0000005, RetryableStatusCodes: []Code{Unavailable}}
 	want := []string{
 		"maxAttempts 7 is treated as 5, as gRFC A6 requires",
-		"backoffMultiplier 1.555 is not a whole percent: the schedule grows by 156% instead, so its waits differ slightly from A6's",
+		"backoffMultiplier 1.0000005 is not a whole millionth: the schedule grows by 100.0001% instead, so its waits differ slightly from A6's",
 	}
 	if diff := cmp.Diff(want, p.Notes()); diff != "" {
 		t.Errorf("Notes (-want +got):\n%s", diff)

@@ -117,3 +117,20 @@ func TestHedgingPolicyErrors(t *testing.T) {
 		}
 	}
 }
+
+// A multiplier with a fraction of a percent converts exactly, and jitter
+// with one has no A6 equivalent: neither is silently rounded.
+func TestFromScheduleFractions(t *testing.T) {
+	s := schedule.Intersect{
+		A: schedule.Jittered{Inner: schedule.Exponential{Base: time.Second, FactorPct: 100, FactorFrac: 100, Cap: time.Minute}, LowPct: 0, HighPct: 100},
+		B: schedule.Times{N: 3},
+	}
+	p, _, err := FromSchedule(s)
+	if err != nil || p.BackoffMultiplier != 1.0001 {
+		t.Errorf("FromSchedule = %+v, %v; want backoffMultiplier 1.0001", p, err)
+	}
+	s.A = schedule.Jittered{Inner: schedule.Exponential{Base: time.Second, FactorPct: 200, Cap: time.Minute}, LowPct: 0, HighPct: 99, HighFrac: 5000}
+	if _, _, err := FromSchedule(s); !errors.Is(err, ErrNoEquivalent) {
+		t.Errorf("FromSchedule of jitter 0–99.5%%: %v; want ErrNoEquivalent", err)
+	}
+}

@@ -27,9 +27,9 @@ func ExampleCheckSource() {
 	// Output:
 	// backoff(100ms, 30s) & times(5): 0 findings
 	// spaced(1) & times(3): 1 findings
-	//   warning bare-duration; fix: spaced(1s) & times(3)
+	//   error bare-duration; fix: spaced(1s) & times(3)
 	// backoff(30s, 100ms) & times(3): 1 findings
-	//   warning cap-below-base; fix: backoff(100ms, 30s) & times(3)
+	//   error cap-below-base; fix: backoff(100ms, 30s) & times(3)
 }
 
 // A cap of 5m is out of reach in 3 attempts (the second wait is 200ms at
@@ -42,7 +42,7 @@ func ExampleCheck() {
 	}
 	// Output:
 	// too-many-attempts — up to 20 attempts: retries at every layer multiply (4 attempts at 3 layers is 64× the load), and by attempt 10 the upstream is gone; allow 3 (5 for very transient faults)
-	// fix: fulljitter(100ms, 5m0s) & times(3)
+	// fix: fulljitter(100ms, 5m) & times(3)
 	// no-cap — a single wait can last 5m0s: longer than any caller waits; cap it at 30s to 60s
 	// fix: fulljitter(100ms, 30s) & times(3)
 }

@@ -35,7 +35,9 @@ import (
 // Severity says how bad a finding is.
 type Severity int
 
-// Severities, least severe first. Only Error fails `schedcheck lint`.
+// Severities, least severe first. Error is for a policy that is almost
+// certainly not what was meant: Strict and `schedcheck check` fail on it,
+// and so does `schedcheck lint` unless --fail-on says otherwise.
 const (
 	Info Severity = iota
 	Warning
@@ -119,21 +121,20 @@ type hit struct {
 	fix fix
 }
 
-// Check runs every rule over s and returns the findings, most severe first
-// and in rule order within a severity. An invalid s yields one error
-// finding, "invalid", with the validation message.
-func Check(s schedule.Schedule) []Finding {
-	if err := schedule.Validate(s); err != nil {
-		return []Finding{invalid(err)}
-	}
-	m := newMemo()
-	return withFixes(m, s, run(m.input(s), Info))
-}
+// Check runs every rule over s, linted as a retry policy, and returns the
+// findings, most severe first and in rule order within a severity. An
+// invalid s yields one error finding, "invalid", with the validation
+// message. Options.Check lints a repeat policy.
+func Check(s schedule.Schedule) []Finding { return Options{}.Check(s) }
 
 // CheckSource parses src and lints it as Check does, with the rules that
 // need the text as well: it flags spaced(1), which waits one millisecond.
 // A policy that does not parse yields the *parse.Error of parse.Parse.
-func CheckSource(src string) ([]Finding, error) {
+func CheckSource(src string) ([]Finding, error) { return Options{}.CheckSource(src) }
+
+// sourceInput parses src and returns the rules' input for it, text
+// included.
+func sourceInput(m *memo, src string) (*input, error) {
 	bare, err := parse.BareDurations(src)
 	if err != nil {
 		return nil, err
@@ -142,21 +143,20 @@ func CheckSource(src string) ([]Finding, error) {
 	if err != nil {
 		return nil, err // not reached: BareDurations parsed it
 	}
-	m := newMemo()
 	in := m.input(s)
 	in.src, in.bare = src, bare
-	return withFixes(m, s, run(in, Info)), nil
+	return in, nil
 }
 
 func invalid(err error) Finding {
-	return Finding{ID: "invalid", Severity: Error, Message: err.Error(), Fix: parse.Format(fallback, parse.Infix)}
+	return Finding{ID: "invalid", Severity: Error, Message: err.Error(), Fix: Format(fallback)}
 }
 
-// run applies the rules of severity at least min to in.
+// run applies the rules of in's mode of severity at least min to in.
 func run(in *input, min Severity) []hit {
 	var out []hit
 	for _, r := range Rules() {
-		if r.Severity < min {
+		if r.Severity < min || !r.Applies(in.m.mode) {
 			continue
 		}
 		r.check(in, func(node schedule.Schedule, msg string, fix fix) {
@@ -182,10 +182,10 @@ func withFixes(m *memo, s schedule.Schedule, hs []hit) []Finding {
 		out[i] = h.Finding
 		fix, ok := fixes[h.ID]
 		if !ok {
-			fix = parse.Format(repair(m, s, ruleFix(hs, h.ID), h.Severity), parse.Infix)
+			fix = Format(repair(m, s, ruleFix(hs, h.ID), h.Severity))
 			if _, err := parse.Parse(fix); err != nil {
 				// Nested past parse.MaxDepth by the rewrites.
-				fix = parse.Format(fallback, parse.Infix)
+				fix = Format(fallback)
 			}
 			fixes[h.ID] = fix
 		}

@@ -7,13 +7,14 @@ import "github.com/recur-go/recur/schedule"
 // question about a policy once. A large policy is asked about again and
 // again: once per Union for Stops, once per repair step for Bounds.
 type memo struct {
+	mode   Mode // what the policy is for: the rules that apply
 	bounds map[schedule.Schedule]schedule.Limits
 	stops  map[schedule.Schedule]bool
 	first  map[schedule.Schedule]schedule.Limits
 }
 
-func newMemo() *memo {
-	return &memo{bounds: map[schedule.Schedule]schedule.Limits{}, stops: map[schedule.Schedule]bool{}, first: map[schedule.Schedule]schedule.Limits{}}
+func newMemo(mode Mode) *memo {
+	return &memo{mode: mode, bounds: map[schedule.Schedule]schedule.Limits{}, stops: map[schedule.Schedule]bool{}, first: map[schedule.Schedule]schedule.Limits{}}
 }
 
 // Bounds is schedule.Bounds(s), remembered.

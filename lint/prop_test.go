@@ -3,6 +3,7 @@ package lint_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/recur-go/recur/internal/schedgen"
@@ -26,18 +27,77 @@ func genSource(t *rapid.T) string {
 	return src
 }
 
-// TestPropFixIsClean checks, over generated policies and every rule, that
-// each finding's fix is a policy that lints clean of that rule and of every
-// rule at or above its severity.
+// TestPropFixIsClean checks, over generated policies linted for retry and
+// for repeat, that each finding's fix is a policy that, linted in the same
+// mode, has neither that finding's rule nor any finding at or above its
+// severity, and keeps the policy's phases (see checkFixesFor).
 func TestPropFixIsClean(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		src := genSource(t)
-		fs, err := lint.CheckSource(src)
+		mode := rapid.SampledFrom([]lint.Mode{lint.Retry, lint.Repeat}).Draw(t, "mode")
+		fs, err := lint.Options{For: mode}.CheckSource(src)
 		if err != nil {
 			t.Fatalf("CheckSource(%q): %v", src, err)
 		}
-		checkFixes(t, src, fs)
+		checkFixesFor(t, mode, src, fs)
 	})
+}
+
+// checkFixesFor checks the fix of every finding in fs, which linting src
+// for mode found: it parses; linted for mode, it has no finding of the
+// same rule and none at or above the finding's severity; and it keeps the
+// live phases of src (lint.LivePhases), as many as the attempts allow: a
+// retry policy's fix makes at most lint.MaxAttempts attempts, which leave
+// room for lint.MaxAttempts-1 phases after the first, and as many as the
+// time allows (see spendsBudget).
+func checkFixesFor(t fataler, mode lint.Mode, src string, fs []lint.Finding) {
+	t.Helper()
+	orig, err := parse.Parse(src)
+	if err != nil {
+		t.Fatalf("%s does not parse: %v", src, err)
+	}
+	want := lint.LivePhases(orig)
+	if strings.Contains(orig.String(), "ResetAfter(") || strings.Contains(orig.String(), "WhileBelow(") {
+		// Bounds reads a resetafter as restarting at any time and a
+		// whilebelow as giving up on any wait it might, so the phases
+		// beside them are live or not by that reading, not the policy.
+		want = 0
+	}
+	if mode == lint.Retry {
+		want = min(want, lint.MaxAttempts-1)
+	}
+	for _, f := range fs {
+		fix, err := parse.Parse(f.Fix)
+		if err != nil {
+			t.Fatalf("%s: fix of %s %q does not parse: %v", src, f.ID, f.Fix, err)
+		}
+		got, err := lint.Options{For: mode}.CheckSource(f.Fix)
+		if err != nil {
+			t.Fatalf("%s: fix of %s %q: %v", src, f.ID, f.Fix, err)
+		}
+		for _, g := range got {
+			if g.ID == f.ID || g.Severity >= f.Severity {
+				t.Fatalf("%s (%v): fix of %s (%v), %q, has %v", src, mode, f.ID, f.Severity, f.Fix, g)
+			}
+		}
+		if f.ID != "invalid" && lint.LivePhases(fix) < want && !spendsBudget(orig, fix) {
+			t.Fatalf("%s (%v): fix of %s, %q, keeps %d of its %d phases", src, mode, f.ID, f.Fix, lint.LivePhases(fix), want)
+		}
+	}
+}
+
+// spendsBudget reports whether orig has a time budget (upto)
+// and fix waits otherwise: a later phase is reached only if the waits
+// before it leave time for it, so a fix that raises the waits of
+// (times(3) then spaced(1us)) upto 1ms keeps the budget and may no longer
+// reach the slow phase.
+func spendsBudget(orig, fix schedule.Schedule) bool {
+	o, f := schedule.Bounds(orig), schedule.Bounds(fix)
+	o1, f1 := schedule.FirstWait(orig), schedule.FirstWait(fix)
+	if o.MinTotal == f.MinTotal && o.MaxTotal == f.MaxTotal && o.MaxDelay == f.MaxDelay && o1.MinTotal == f1.MinTotal && o1.MaxTotal == f1.MaxTotal {
+		return false
+	}
+	return strings.Contains(orig.String(), "UpTo(")
 }
 
 // TestFallbackIsClean checks the fix of last resort, which is also the fix

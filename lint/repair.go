@@ -66,11 +66,12 @@ func ruleFix(hs []hit, id string) rewrite {
 
 // tidy returns the simplified form of s, which the rewrites may have left
 // with repeated parts, if that is shorter, parses back (Simplify nests a
-// chain of n operands n deep) and is clean at sev as well.
+// chain of n operands n deep), is clean at sev as well and keeps the
+// phases of s (Simplify merges times(3) then times(2) into times(4)).
 func tidy(m *memo, s schedule.Schedule, sev Severity) schedule.Schedule {
 	t := schedule.Simplify(s)
-	text := parse.Format(t, parse.Infix)
-	if len(text) >= len(parse.Format(s, parse.Infix)) || len(run(m.input(t), sev)) > 0 {
+	text := Format(t)
+	if len(text) >= len(Format(s)) || len(run(m.input(t), sev)) > 0 || m.livePhases(t) < m.livePhases(s) {
 		return s
 	}
 	if _, err := parse.Parse(text); err != nil {
@@ -120,19 +121,4 @@ func transform(s schedule.Schedule, f func(orig, n schedule.Schedule) schedule.S
 // each adapts f, which looks at the transformed node only, to transform.
 func each(f rewrite) func(orig, n schedule.Schedule) schedule.Schedule {
 	return func(_, n schedule.Schedule) schedule.Schedule { return f(n) }
-}
-
-// limitAttempts lowers every Times above MaxAttempts to 3 and, if the policy
-// still allows too many attempts or never stops, adds & times(3).
-func (m *memo) limitAttempts(s schedule.Schedule) schedule.Schedule {
-	s = transform(s, each(func(n schedule.Schedule) schedule.Schedule {
-		if t, ok := n.(schedule.Times); ok && t.N > MaxAttempts {
-			return schedule.Times{N: 3}
-		}
-		return n
-	}))
-	if b := m.Bounds(s); !b.Stops || b.MaxAttempts > MaxAttempts {
-		s = schedule.Intersect{A: s, B: schedule.Times{N: 3}}
-	}
-	return s
 }

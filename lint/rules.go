@@ -37,13 +37,14 @@ func Rules() []Rule {
 		{"unbounded-wait", Warning, "no upper bound on the total wait", unboundedWait},
 		{"union-unbounded", Warning, "a Union makes a bounded policy unbounded", unionUnbounded},
 		{"too-many-attempts", Warning, "more than 5 attempts", tooManyAttempts},
-		{"bare-duration", Warning, "a bare integer below 10 where a duration belongs: it means milliseconds", bareDuration},
-		{"cap-below-base", Warning, "a cap below the base: every wait is the cap", capBelowBase},
+		{"bare-duration", Error, "a bare integer below 10 where a duration belongs: it means milliseconds", bareDuration},
+		{"cap-below-base", Error, "a cap below the base: every wait is the cap", capBelowBase},
 		{"no-jitter", Warning, "exponential or Fibonacci backoff without jitter", noJitter},
 		{"no-cap", Warning, "a single wait can pass 60s", noCap},
 		{"tiny-delay", Warning, "the first retry waits less than 1ms", tinyDelay},
 		{"dead-upto", Warning, "an UpTo budget that ends before the first retry", deadUpTo},
 		{"no-delay", Warning, "retries that never wait", noDelay},
+		{"busy-repeat", Warning, "a repeat policy that never waits 1ms between runs: a busy loop", busyRepeat},
 		{"jitter-above-cap", Info, "jitter above 100% lets delays pass the cap", jitterAboveCap},
 		{"dead-whilebelow", Warning, "a whilebelow limit at or below the first wait: the policy never retries", deadWhileBelow},
 		{"whilebelow-unreached", Info, "a whilebelow limit above every wait: it never gives up", unreachedWhileBelow},
@@ -82,6 +83,9 @@ func unboundedWait(in *input, report reportFunc) {
 			if s = in.m.limitAttempts(s); in.m.Bounds(s).TotalBounded() {
 				return s
 			}
+			if s = in.m.lowerCaps(s); in.m.Bounds(s).TotalBounded() {
+				return s // a bounded number of waits, each capped
+			}
 			return schedule.UpTo{Inner: s, Budget: time.Minute}
 		}))
 	}
@@ -95,9 +99,7 @@ func unionUnbounded(in *input, report reportFunc) {
 		}
 		if in.m.Stops(u.A) != in.m.Stops(u.B) {
 			report(n, fmt.Sprintf("%v continues while either side does, so it never stops although one side does: to bound a policy, intersect it (a & b)", n),
-				edit(u, func(n schedule.Schedule) schedule.Schedule {
-					return schedule.Intersect(n.(schedule.Union))
-				}))
+				whole(func(s schedule.Schedule) schedule.Schedule { return in.m.intersectUnion(s, u) }))
 		}
 	})
 }
@@ -107,11 +109,11 @@ func tooManyAttempts(in *input, report reportFunc) {
 	if !b.Stops || b.MaxAttempts <= MaxAttempts {
 		return
 	}
-	n := "unbounded"
+	n := "no bound on the attempts (it stops on time only, and attempts that fail fast fill the time with as many as fit)"
 	if b.AttemptsBounded() {
-		n = fmt.Sprint(b.MaxAttempts)
+		n = fmt.Sprintf("up to %d attempts", b.MaxAttempts)
 	}
-	report(in.s, fmt.Sprintf("up to %s attempts: retries at every layer multiply (4 attempts at 3 layers is 64× the load), and by attempt 10 the upstream is gone; allow 3 (5 for very transient faults)", n),
+	report(in.s, fmt.Sprintf("%s: retries at every layer multiply (4 attempts at 3 layers is 64× the load), and by attempt 10 the upstream is gone; allow 3 (5 for very transient faults)", n),
 		whole(in.m.limitAttempts))
 }
 

@@ -1,0 +1,171 @@
+package lint
+
+import "github.com/recur-go/recur/schedule"
+
+// A phase is the Then of an AndThen: times(3) then spaced(1m) has a fast
+// phase and a slow one. A fix must keep every phase a policy reaches, so
+// that bounding times(3) then spaced(1m) bounds its slow phase instead of
+// cutting it off: times(3) then spaced(1m) & times(3).
+
+// livePhases counts the AndThen nodes of s whose First may continue and
+// whose Then is live: replacing
+// it by times(1), which never continues, changes the bounds of s (its
+// attempts, its waits, whether it stops), or of its side of a Union.
+func (m *memo) livePhases(s schedule.Schedule) int {
+	if m.Bounds(s).MaxAttempts <= 1 {
+		return 0 // a policy that never retries has no phases
+	}
+	n := 0
+	walk(s, func(node schedule.Schedule, anc []schedule.Schedule) {
+		a, ok := node.(schedule.AndThen)
+		if !ok || a.Then == (schedule.Times{N: 1}) || m.Bounds(a.First).MaxAttempts <= 1 {
+			return // times(1) then x is x: one phase
+		}
+		// A side of a Union is a policy of its own, whose phases the
+		// other side may hide: judge the phase within its side.
+		root := s
+		for i, p := range anc {
+			switch p.(type) {
+			case schedule.ResetAfter:
+				return // a reset starts the phases over, at times Bounds does not follow
+			case schedule.Union:
+				if i+1 < len(anc) {
+					root = anc[i+1]
+				} else {
+					root = node
+				}
+			}
+		}
+		cut := transform(root, func(orig, n schedule.Schedule) schedule.Schedule {
+			if orig == node {
+				return schedule.AndThen{First: n.(schedule.AndThen).First, Then: schedule.Times{N: 1}}
+			}
+			return n
+		})
+		if m.Bounds(cut) != m.Bounds(root) {
+			n++
+		}
+	})
+	return n
+}
+
+// limitAttempts returns s changed to make at most MaxAttempts attempts and
+// to stop, keeping its phases where the attempts allow: see boundTo.
+func (m *memo) limitAttempts(s schedule.Schedule) schedule.Schedule {
+	return m.boundTo(s, MaxAttempts)
+}
+
+// boundTo returns s changed to make at most k ≥ 2 attempts and to stop. A
+// times above k becomes times(3) (or k); a policy that has none to lower
+// gets & times(3). The attempts of an AndThen are shared between its
+// phases, so that each phase keeps at least one; a Union is bounded on
+// each side, and an UpTo, a jitter or a cap inside when it has phases.
+func (m *memo) boundTo(s schedule.Schedule, k int) schedule.Schedule {
+	if b := m.Bounds(s); b.Stops && b.MaxAttempts <= k {
+		return s
+	}
+	limit := schedule.Times{N: min(3, k)}
+	// A side of a Union that stops on time may be asked more often there
+	// than alone, when the other side waits less: check the whole.
+	if t := m.boundInside(s, k); m.Bounds(t).Stops && m.Bounds(t).MaxAttempts <= k {
+		return t
+	}
+	return schedule.Intersect{A: s, B: limit}
+}
+
+// boundInside is boundTo's work on the parts of s.
+func (m *memo) boundInside(s schedule.Schedule, k int) schedule.Schedule {
+	limit := schedule.Times{N: min(3, k)}
+	switch n := s.(type) {
+	case schedule.Times:
+		return limit
+	case schedule.AndThen:
+		if k < 3 {
+			break // no room for two phases
+		}
+		// First keeps its attempts, up to k-1 and 3 if it has no bound;
+		// Then has the rest. AndThen(Times(a), Times(b)) makes a+b-1.
+		fk := k - 1
+		if fb := m.Bounds(n.First); !fb.Stops || !fb.AttemptsBounded() {
+			fk = min(3, fk)
+		} else {
+			fk = min(fb.MaxAttempts, fk)
+		}
+		if fk < 2 {
+			// times(1) then x is x: First makes no decision to go on.
+			return schedule.AndThen{First: n.First, Then: m.boundTo(n.Then, k)}
+		}
+		return schedule.AndThen{First: m.boundTo(n.First, fk), Then: m.boundTo(n.Then, k-fk+1)}
+	case schedule.Intersect:
+		a, b := m.boundEither(n.A, n.B, k)
+		return schedule.Intersect{A: a, B: b}
+	case schedule.Sum:
+		// A Sum continues while both sides do, as an Intersect does.
+		a, b := m.boundEither(n.A, n.B, k)
+		return schedule.Sum{A: a, B: b}
+	case schedule.Union:
+		return schedule.Union{A: m.boundTo(n.A, k), B: m.boundTo(n.B, k)}
+	case schedule.UpTo:
+		if m.livePhases(n.Inner) > 0 {
+			n.Inner = m.boundTo(n.Inner, k)
+			return n
+		}
+	case schedule.Jittered:
+		if m.livePhases(n.Inner) > 0 {
+			n.Inner = m.boundTo(n.Inner, k)
+			return n
+		}
+	case schedule.Capped:
+		if m.livePhases(n.Inner) > 0 {
+			n.Inner = m.boundTo(n.Inner, k)
+			return n
+		}
+	}
+	return schedule.Intersect{A: s, B: limit}
+}
+
+// intersectUnion is the fix of union-unbounded for the Union u in s: a & b
+// for a | b, unless that cuts off a phase of s, in which case the side of
+// u that never stops is bounded instead: (times(2) then spaced(1s)) |
+// times(1) becomes (times(2) then spaced(1s) & times(3)) | times(1), not
+// times(1).
+func (m *memo) intersectUnion(s schedule.Schedule, u schedule.Union) schedule.Schedule {
+	replace := func(with schedule.Schedule) schedule.Schedule {
+		return transform(s, func(orig, n schedule.Schedule) schedule.Schedule {
+			if orig == u {
+				return with
+			}
+			return n
+		})
+	}
+	if t := replace(schedule.Intersect(u)); m.livePhases(t) >= m.livePhases(s) {
+		return t
+	}
+	b := u
+	if !m.Stops(b.A) {
+		b.A = m.boundTo(b.A, MaxAttempts)
+	}
+	if !m.Stops(b.B) {
+		b.B = m.boundTo(b.B, MaxAttempts)
+	}
+	return replace(b)
+}
+
+// boundEither bounds one of the two sides of a policy that continues while
+// both do (an Intersect, a Sum) to k attempts: the one whose bound keeps
+// more phases, else the side that stops (times(10) in a & times(10)),
+// else b.
+func (m *memo) boundEither(a, b schedule.Schedule, k int) (schedule.Schedule, schedule.Schedule) {
+	ba, bb := m.boundTo(a, k), m.boundTo(b, k)
+	pa := m.livePhases(schedule.Intersect{A: ba, B: b}) // a bounded
+	pb := m.livePhases(schedule.Intersect{A: a, B: bb}) // b bounded
+	switch {
+	case pa > pb:
+		return ba, b
+	case pb > pa:
+		return a, bb
+	case !m.Bounds(b).Stops && m.Bounds(a).Stops:
+		return ba, b
+	}
+	return a, bb
+}

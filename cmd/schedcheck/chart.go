@@ -18,13 +18,18 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// textChart prints one row per retry: the p5–p95 band as ├──┤ with the
-// median as ●, scaled to the largest p95, then the numbers.
+// textChart prints one row per retry, numbered by the attempt it comes
+// before (2 for the first retry) as the playground numbers them: the
+// p5–p95 band as ├──┤ with the median as ●, scaled to the largest p95,
+// then the numbers.
 func textChart(w io.Writer, d distribution) {
 	const width = 40
 	fmt.Fprintf(w, "%s\n%d seeds; each row: delay p5 ├─●─┤ p95 (● median)\n", d.Policy, d.Seeds)
 	if d.Partial != "" {
 		fmt.Fprintf(w, "partial: %s\n", d.Partial)
+	}
+	if d.Cut > 0 {
+		fmt.Fprintln(w, cutNote(d.Cut))
 	}
 	if d.Seeds == 0 {
 		return
@@ -43,7 +48,7 @@ func textChart(w io.Writer, d distribution) {
 		}
 		return int(math.Round(float64(v) / float64(top) * (width - 1)))
 	}
-	fmt.Fprintf(w, "retry  %-*s  %10s %10s %10s  %12s\n", width, "0 … "+explain.Duration(top), "p5", "median", "p95", "total median")
+	fmt.Fprintf(w, "attempt  %-*s  %10s %10s %10s  %12s\n", width, "delay 0 … "+explain.Duration(top), "p5", "median", "p95", "total median")
 	for i, x := range d.Delay {
 		row := []rune(strings.Repeat(" ", width))
 		lo, mid, hi := pos(x.P5), pos(x.P50), pos(x.P95)
@@ -52,7 +57,7 @@ func textChart(w io.Writer, d distribution) {
 		}
 		row[lo], row[hi] = '├', '┤'
 		row[mid] = '●'
-		fmt.Fprintf(w, "%5d  %s  %10s %10s %10s  %12s\n", i+1, string(row), explain.Duration(x.P5), explain.Duration(x.P50), explain.Duration(x.P95), explain.Duration(d.Total[i].P50))
+		fmt.Fprintf(w, "%7d  %s  %10s %10s %10s  %12s\n", i+2, string(row), explain.Duration(x.P5), explain.Duration(x.P50), explain.Duration(x.P95), explain.Duration(d.Total[i].P50))
 	}
 }
 
@@ -86,14 +91,19 @@ func draw(cv canvas, d distribution) {
 	if d.Partial != "" {
 		sub = "partial: " + d.Partial + "; " + sub
 	}
+	if d.Cut > 0 {
+		sub += fmt.Sprintf("; cut at --max-retries %d", d.Cut)
+	}
 	cv.text(chartW/2, 40, sub, 0)
-	panel(cv, 70, "delay before retry", d.Delay)
+	panel(cv, 70, "delay before attempt", d.Delay)
 	panel(cv, 70+panelH+80, "total wait so far", d.Total)
 }
 
 func panel(cv canvas, top float64, title string, xs []dist) {
 	bottom := top + panelH
-	cv.text(left, top-8, title, -1)
+	// The title sits clear above the top tick label, whose text reaches
+	// about 10px above its baseline at top+4.
+	cv.text(left, top-14, title, -1)
 	n := len(xs)
 	var hi time.Duration
 	for _, x := range xs {
@@ -116,11 +126,12 @@ func panel(cv canvas, top float64, title string, xs []dist) {
 		cv.rule(left, y, chartW-right, y, grid)
 		cv.text(left-6, y+4, explain.Duration(v.Round(time.Microsecond)), 1)
 	}
+	// Numbered by attempt, from 2, as the playground and textChart do.
 	step := max(1, n/15)
 	for i := 0; i < n; i += step {
-		cv.text(px(i), bottom+16, fmt.Sprint(i+1), 0)
+		cv.text(px(i), bottom+16, fmt.Sprint(i+2), 0)
 	}
-	cv.text((left+chartW-right)/2, bottom+34, "retry", 0)
+	cv.text((left+chartW-right)/2, bottom+34, "attempt", 0)
 	var X, lo, mid, up []float64
 	for i, x := range xs {
 		X = append(X, px(i))

@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/recur-go/recur/lint"
 )
 
 const checkHelp = `
@@ -26,33 +29,54 @@ files, lists and tables may nest 100 deep (JSON, TOML) and YAML aliases may
 not refer to themselves or stand for more than 100,000 nodes.
 
 Errors are printed as FILE:LINE:COL: message, with the source line and a
-caret; an error in a config file names no text of the file but the policy's. Exit status: 0 when every policy is valid, 1 when one is not, 2 for a
-usage error.
+caret; an error in a config file names no text of the file but the policy's.
+Results come in the order of the arguments and of the files.
+
+A valid policy is also linted for the rules whose findings are errors
+(docs/lint.md): the ones that are almost certainly mistakes, such as a cap
+below the base (backoff(2s, 100ms): every wait is 100ms) or a bare number
+where a duration belongs (spaced(1) is one millisecond), and, for a retry
+policy, one that never stops. Each is printed with its fix. --for repeat
+checks polling and refreshing policies, which may run for ever.
+
+Exit status: 0 when every policy is valid and has no error finding, 1
+when one is invalid or has one, 2 for a usage error.
 
 Examples:
   schedcheck check 'backoff(100ms, 30s) & times(5)'
   schedcheck check -f policy.txt
   schedcheck check -f service.yaml --key clients.*.retry
   schedcheck check --json 'Times(0)'
+  schedcheck check --for repeat -f poll.txt
 `
 
 func runCheck(c *cli, args []string) int {
-	fs := c.newFlags("check", "[--json] [--key a.b.c] [POLICY | -f FILE]...", checkHelp)
+	fs := c.newFlags("check", "[--json] [--key a.b.c] [--for retry|repeat] [POLICY | -f FILE]...", checkHelp)
 	var fl files
 	fs.Var(&fl, "f", "read a policy (or, with --key, a config file) from `FILE`; repeatable; - is standard input")
 	key := fs.String("key", "", "treat each -f file as JSON, YAML or TOML and check every string at this dotted `path`")
 	asJSON := fs.Bool("json", false, "print one JSON object per policy")
+	mode := fs.String("for", "retry", "what the policies are for: retry, or repeat (polling, refreshing)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
-	srcs := argSources(pos)
+	_, opts, ok := c.lintFlags("check", "error", *mode)
+	if !ok {
+		return exitUsage
+	}
+	var items []checkItem
+	for _, src := range argSources(pos) {
+		items = append(items, checkItem{src: src})
+	}
 	if *key == "" {
 		fromFiles, ok := c.fileSources(fl)
 		if !ok {
 			return exitUsage
 		}
-		srcs = append(srcs, fromFiles...)
+		for _, src := range fromFiles {
+			items = append(items, checkItem{src: src})
+		}
 		fl = nil
 	}
 	// A config file may hold thousands of policies: buffer the output.
@@ -77,45 +101,115 @@ func runCheck(c *cli, args []string) int {
 			c.errorf("%s: no string at key %s", f, *key)
 			return exitInvalid
 		}
-		for _, m := range found.bad {
-			status = exitInvalid
-			if *asJSON {
-				m := m.(misfit)
-				enc.Encode(checkResult{Source: m.name + ":" + m.key, Error: m.msg(), Line: m.line, Column: m.col})
-			} else {
-				fmt.Fprintln(c.stderr, m)
-			}
-		}
-		srcs = append(srcs, found.srcs...)
+		items = append(items, inFileOrder(found)...)
 	}
 	if *key != "" && len(fl) == 0 {
 		c.errorf("--key needs a config file given with -f")
 		return exitUsage
 	}
-	if len(srcs) == 0 && status == exitOK {
+	if len(items) == 0 {
 		c.errorf("check: no policy given")
 		errs.Flush() // before the usage, which fs prints unbuffered
 		fs.Usage()
 		return exitUsage
 	}
-	for _, p := range parseCached(srcs) {
-		if p.err != nil {
+	var srcs []source
+	for _, it := range items {
+		if it.bad == nil {
+			srcs = append(srcs, it.src)
+		}
+	}
+	checked := checkCached(opts, srcs)
+	for _, it := range items {
+		if it.bad != nil {
+			status = exitInvalid
+			if *asJSON {
+				m := it.bad.(misfit)
+				enc.Encode(checkResult{Source: m.name + ":" + m.key, Error: m.msg(), Line: m.line, Column: m.col})
+			} else {
+				fmt.Fprintln(c.stderr, it.bad)
+			}
+			continue
+		}
+		p := checked[0]
+		checked = checked[1:]
+		if p.err != nil || len(p.findings) > 0 {
 			status = exitInvalid
 		}
 		if *asJSON {
-			enc.Encode(checkJSON(p))
+			r := checkJSON(p.parsed)
+			r.Findings = p.findings
+			enc.Encode(r)
 			continue
 		}
-		if p.err != nil {
-			c.reportError(p)
+		switch {
+		case p.err != nil:
+			c.reportError(p.parsed)
 			if h := configHint(p.src); h != "" {
 				fmt.Fprintf(c.stderr, "\thint: %s\n", h)
 			}
-		} else {
+		case len(p.findings) > 0:
+			for _, f := range p.findings {
+				fmt.Fprintf(c.stderr, "%s: %s %s: %s\n\tfix: %s\n", p.src.label(), f.Severity, f.ID, f.Message, f.Fix)
+			}
+		default:
 			fmt.Fprintf(c.stdout, "%s: ok: %v\n", p.src.label(), p.s)
 		}
 	}
 	return status
+}
+
+// checkItem is one thing check reports on: a policy, or a value at the
+// key path of a config file that is not a policy.
+type checkItem struct {
+	src source
+	bad error // a misfit, or nil
+}
+
+// inFileOrder returns the policies and misfits of a config file in the
+// order the walk of the file found them, which is the order of their keys.
+func inFileOrder(found configResult) []checkItem {
+	var out []checkItem
+	srcs, bad := found.srcs, found.bad
+	for _, isMisfit := range found.misfitAt {
+		if isMisfit {
+			out = append(out, checkItem{bad: bad[0]})
+			bad = bad[1:]
+		} else {
+			out = append(out, checkItem{src: srcs[0]})
+			srcs = srcs[1:]
+		}
+	}
+	return out
+}
+
+// checkedPolicy is a parsed policy and its error-severity lint findings.
+type checkedPolicy struct {
+	parsed
+	findings []lint.Finding
+}
+
+// checkCached parses each source and lints it for the rules that are
+// errors (lint.Options.StrictSource), each distinct text once.
+func checkCached(opts lint.Options, srcs []source) []checkedPolicy {
+	findings := map[string][]lint.Finding{}
+	var out []checkedPolicy
+	for _, p := range parseCached(srcs) {
+		cp := checkedPolicy{parsed: p}
+		if p.err == nil {
+			fs, ok := findings[p.src.text]
+			if !ok {
+				var se *lint.StrictError
+				if errors.As(opts.StrictSource(p.src.text), &se) {
+					fs = se.Findings
+				}
+				findings[p.src.text] = fs
+			}
+			cp.findings = fs
+		}
+		out = append(out, cp)
+	}
+	return out
 }
 
 // parseCached is parseAll parsing each distinct text once: YAML aliases
@@ -196,6 +290,9 @@ type checkResult struct {
 	Error     string `json:"error,omitempty"`
 	Line      int    `json:"line,omitempty"`
 	Column    int    `json:"column,omitempty"`
+	// Findings are the error-severity lint findings of a valid policy,
+	// which fail check as an invalid policy does.
+	Findings []lint.Finding `json:"findings,omitempty"`
 }
 
 func checkJSON(p parsed) checkResult {

@@ -22,6 +22,21 @@ const maxDepth = 100
 type configResult struct {
 	srcs []source
 	bad  []error
+	// misfitAt says, for each of srcs and bad in the order the walk of
+	// the file found them, whether it is the next of bad.
+	misfitAt []bool
+}
+
+// addSource records a policy found at the key path.
+func (r *configResult) addSource(src source) {
+	r.srcs = append(r.srcs, src)
+	r.misfitAt = append(r.misfitAt, false)
+}
+
+// addMisfit records a value at the key path that is not a string.
+func (r *configResult) addMisfit(m misfit) {
+	r.bad = append(r.bad, m)
+	r.misfitAt = append(r.misfitAt, true)
 }
 
 // misfit is a value at the key path that is not a string.
@@ -145,10 +160,10 @@ func (w *yamlWalker) walk(n *yaml.Node, path []string) {
 			if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 				line++ // a block scalar starts on the line after its indicator
 			}
-			w.res.srcs = append(w.res.srcs, source{name: w.name, key: w.at.String(), text: n.Value, line: line, file: w.file})
+			w.res.addSource(source{name: w.name, key: w.at.String(), text: n.Value, line: line, file: w.file})
 			return
 		}
-		w.res.bad = append(w.res.bad, misfit{w.name, n.Line, n.Column, w.at.String(), yamlKind(n)})
+		w.res.addMisfit(misfit{w.name, n.Line, n.Column, w.at.String(), yamlKind(n)})
 	case n.Kind == yaml.MappingNode:
 		for _, kv := range mergedPairs(n) {
 			if k := kv[0].Value; path[0] == "*" || k == path[0] {

@@ -172,7 +172,7 @@ func (w *tomlWalker) value(v *unstable.Node, path []string) {
 			if raw := w.file.data[v.Raw.Offset:]; strings.HasPrefix(raw, `"""`+"\n") || strings.HasPrefix(raw, "'''\n") {
 				line++ // the newline after the opening quotes is not part of the string
 			}
-			w.res.srcs = append(w.res.srcs, source{name: w.name, key: w.at.String(), text: string(v.Data), line: line, file: w.file})
+			w.res.addSource(source{name: w.name, key: w.at.String(), text: string(v.Data), line: line, file: w.file})
 		}
 	default:
 		if len(path) == 0 {
@@ -190,7 +190,7 @@ func (w *tomlWalker) value(v *unstable.Node, path []string) {
 
 func (w *tomlWalker) misfit(n *unstable.Node, what string) {
 	line, col := w.position(n.Raw.Offset)
-	w.res.bad = append(w.res.bad, misfit{w.name, line, col, w.at.String(), what})
+	w.res.addMisfit(misfit{w.name, line, col, w.at.String(), what})
 }
 
 // position returns the line and column of a byte offset.

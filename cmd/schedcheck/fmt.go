@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/lint"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -12,7 +12,8 @@ Fmt prints each policy in canonical form: the constructor form that
 String() gives and that parses back to an equal value. --simplify rewrites
 it first into an equivalent smaller policy (flattened, identities dropped,
 operands ordered); --infix prints the operator form people write
-(backoff(100ms, 30s) & times(5)), which also parses back to an equal value.
+(backoff(100ms, 30s) & times(5), durations as 1m rather than 1m0s), which
+also parses back to an equal value.
 
 Examples:
   schedcheck fmt 'backoff(100, 30000) & times(5)'
@@ -60,4 +61,7 @@ func runFmt(c *cli, args []string) int {
 	return status
 }
 
-func infixForm(s schedule.Schedule) string { return parse.Format(s, parse.Infix) }
+// infixForm is the infix form with durations as people write them (1m,
+// not 1m0s): lint.Format, the form of lint's fixes, which parses back to
+// an equal value.
+func infixForm(s schedule.Schedule) string { return lint.Format(s) }

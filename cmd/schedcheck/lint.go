@@ -11,7 +11,14 @@ const lintHelp = `
 Lint runs the rules of docs/lint.md over each policy and prints every
 finding: its severity, its rule id, what is wrong, and a fix: a whole
 policy without that finding or any as severe. Exit status 1 when a policy
-is invalid or any finding is an error; warnings and info do not fail.
+is invalid or a finding is at or above --fail-on: error by default, so
+that warnings and info do not fail; --fail-on warning makes lint a gate
+in CI.
+
+--for says what the policies are for: retry (the default), or repeat for
+polling and refreshing policies (repeat.Repeat), which many runs, runs
+for ever and long waits do not make wrong: the rules about retries hold
+back, and busy-repeat flags a repeat that never waits.
 
 --from-grpc-config FILE lints each retryPolicy of a gRPC service config
 as well, converted as docs/grpc.md describes, naming its methods.
@@ -19,6 +26,8 @@ as well, converted as docs/grpc.md describes, naming its methods.
 Examples:
   schedcheck lint 'exponential(100ms, 200%, 30s) & times(8)'
   schedcheck lint --json 'spaced(1s)' 'fulljitter(100ms, 30s) & times(3)'
+  schedcheck lint --fail-on warning -f policy.txt
+  schedcheck lint --for repeat 'spaced(5s) upto 10m'
   schedcheck lint --from-grpc-config service_config.json
 `
 
@@ -32,14 +41,20 @@ type lintResult struct {
 }
 
 func runLint(c *cli, args []string) int {
-	fs := c.newFlags("lint", "[--json] [POLICY | -f FILE]...", lintHelp)
+	fs := c.newFlags("lint", "[--json] [--fail-on error|warning|info] [--for retry|repeat] [POLICY | -f FILE]...", lintHelp)
 	var fl files
 	fs.Var(&fl, "f", "read a policy from `FILE`; repeatable")
 	asJSON := fs.Bool("json", false, "print one JSON object per policy")
 	grpcFile := fs.String("from-grpc-config", "", "lint each retryPolicy of the gRPC service config in `FILE`")
+	failOn := fs.String("fail-on", "error", "exit 1 on a finding of this `severity` or above: error, warning or info")
+	mode := fs.String("for", "retry", "what the policies are for: retry, or repeat (polling, refreshing)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return flagExit(err)
+	}
+	threshold, opts, ok := c.lintFlags("lint", *failOn, *mode)
+	if !ok {
+		return exitUsage
 	}
 	fromFiles, ok := c.fileSources(fl)
 	if !ok {
@@ -78,12 +93,12 @@ func runLint(c *cli, args []string) int {
 		}
 		res.Policy = p.s.String()
 		if p.src.text != "" {
-			fs, _ := lint.CheckSource(p.src.text) // it parsed: no error
+			fs, _ := opts.CheckSource(p.src.text) // it parsed: no error
 			res.Findings = append(res.Findings, fs...)
 		} else {
-			res.Findings = append(res.Findings, lint.Check(p.s)...)
+			res.Findings = append(res.Findings, opts.Check(p.s)...)
 		}
-		if w, ok := lint.Worst(res.Findings); ok && w == lint.Error {
+		if w, ok := lint.Worst(res.Findings); ok && w >= threshold {
 			status = exitInvalid
 		}
 		if *asJSON {
@@ -101,4 +116,20 @@ func runLint(c *cli, args []string) int {
 		}
 	}
 	return status
+}
+
+// lintFlags reads the --fail-on and --for flags of cmd. It reports a bad
+// value and returns false.
+func (c *cli) lintFlags(cmd, failOn, mode string) (lint.Severity, lint.Options, bool) {
+	sev, err := lint.ParseSeverity(failOn)
+	if err != nil {
+		c.errorf("%s: --fail-on %s: want error, warning or info", cmd, failOn)
+		return 0, lint.Options{}, false
+	}
+	m, err := lint.ParseMode(mode)
+	if err != nil {
+		c.errorf("%s: --for %s: want retry or repeat", cmd, mode)
+		return 0, lint.Options{}, false
+	}
+	return sev, lint.Options{For: m}, true
 }

@@ -32,6 +32,8 @@ import (
 	"os"
 	"os/signal"
 	"time"
+
+	"github.com/recur-go/recur/internal/suggest"
 )
 
 // maxInput is the most bytes schedcheck reads from one file or from
@@ -109,7 +111,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return cmd.run(c, args[1:])
 		}
 	}
-	c.errorf("unknown command %q", args[0])
+	var names []string
+	for _, cmd := range commands() {
+		names = append(names, cmd.name)
+	}
+	if near := suggest.Closest(args[0], names); near != "" {
+		c.errorf("unknown command %q; did you mean %q?", args[0], near)
+	} else {
+		c.errorf("unknown command %q", args[0])
+	}
 	c.usage(stderr)
 	return exitUsage
 }

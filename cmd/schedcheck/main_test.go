@@ -129,7 +129,11 @@ func TestGolden(t *testing.T) {
 		args []string
 		code int
 	}{
-		{"check_ok", []string{"check", "backoff(100, 30000) & times(5)", "AndThen(Times(3), Spaced(60000))"}, 0},
+		{"check_ok", []string{"check", "backoff(100, 30000) & times(5)", "fulljitter(100ms, 2s) & times(3)"}, 0},
+		// Valid, but almost certainly wrong: lint's error rules fail check.
+		{"check_lint_error", []string{"check", "backoff(2s, 100ms) & times(5)", "spaced(1) & times(3)", "AndThen(Times(3), Spaced(60000))"}, 1},
+		{"check_repeat", []string{"check", "--for", "repeat", "AndThen(Times(3), Spaced(60000))", "spaced(5s) upto 10m"}, 0},
+		{"check_repeat_error", []string{"check", "--for", "repeat", "backoff(2s, 100ms)"}, 1},
 		{"check_unknown_name", []string{"check", "Intersect(Exponental(100ms, 200%, 30s), Times(5))"}, 1},
 		{"check_file", []string{"check", "-f", "bad_policy.txt"}, 1},
 		{"check_yaml_key", []string{"check", "-f", "service.yaml", "--key", "clients.*.retry"}, 1},
@@ -144,7 +148,15 @@ func TestGolden(t *testing.T) {
 		{"explain_upto_forever", []string{"explain", "forever upto 1m"}, 0},
 		{"lint", []string{"lint", "exponential(100ms, 200%, 30s) & times(8)", "fulljitter(100ms, 30s) & times(3)"}, 0},
 		{"lint_error", []string{"lint", "spaced(1s)"}, 1},
-		{"lint_consistent", []string{"lint", "backoff(100ms, 30s) & times(5)", "fulljitter(100ms, 5m) & times(3)", "backoff(30s, 100ms) & times(3)", "spaced(1) & times(3)"}, 0},
+		{"lint_consistent", []string{"lint", "backoff(100ms, 30s) & times(5)", "fulljitter(100ms, 5m) & times(3)", "backoff(30s, 100ms) & times(3)", "spaced(1) & times(3)"}, 1},
+		{"lint_fail_on_warning", []string{"lint", "--fail-on", "warning", "exponential(100ms, 200%, 30s) & times(3)"}, 1},
+		{"lint_fail_on_info", []string{"lint", "--fail-on", "info", "jittered(exponential(100ms, 200%, 30s), 0%, 150%) & times(3)"}, 1},
+		{"lint_warning_passes", []string{"lint", "exponential(100ms, 200%, 30s) & times(3)"}, 0},
+		{"lint_repeat", []string{"lint", "--for", "repeat", "spaced(5s) upto 10m", "times(3)"}, 0},
+		{"lint_bad_flags", []string{"lint", "--fail-on", "fatal", "times(3)"}, 2},
+		{"plot_cut", []string{"plot", "backoff(100ms, 1s)", "--seeds", "100", "--max-retries", "4"}, 0},
+		{"plot_zero", []string{"plot", "times(3)", "--seeds", "10"}, 0},
+		{"unknown_command_typo", []string{"expalin", "times(3)"}, 2},
 		{"simulate", []string{"simulate", "backoff(100ms, 30s) & times(5)", "--seed", "7"}, 0},
 		{"simulate_attempt_time", []string{"simulate", "spaced(10s) upto 30s", "--attempt-time", "4s"}, 0},
 		{"plot", []string{"plot", "backoff(100ms, 30s) & times(6)", "--seeds", "500"}, 0},

@@ -43,6 +43,7 @@ type distribution struct {
 	Policy  string
 	Seeds   int    // seeds run
 	Partial string // if not empty, why fewer seeds were run than asked for
+	Cut     int    // if not 0, the --max-retries at which some run was cut
 	Delay   []dist // per retry
 	Total   []dist // cumulative wait up to and including that retry
 }
@@ -63,6 +64,7 @@ func measure(ctx context.Context, s schedule.Schedule, seeds, maxRetries int, ti
 		i := 0
 		for d := range interp.Delays(s, uint64(seed)) {
 			if i == maxRetries {
+				out.Cut = maxRetries
 				break
 			}
 			if i == len(delays) {
@@ -155,5 +157,14 @@ func (c *cli) writePlot(d distribution, out string) int {
 		return exitInvalid
 	}
 	fmt.Fprintf(c.stdout, "wrote %s: %d retries charted over %d seeds\n", out, len(d.Delay), d.Seeds)
+	if d.Cut > 0 {
+		fmt.Fprintf(c.stdout, "%s\n", cutNote(d.Cut))
+	}
 	return exitOK
+}
+
+// cutNote says that the chart stops at --max-retries although the policy
+// goes on.
+func cutNote(maxRetries int) string {
+	return fmt.Sprintf("cut at --max-retries %d: the policy retries more; raise --max-retries to chart more", maxRetries)
 }

@@ -239,6 +239,8 @@ func resolve(c Config) (settings, error) {
 	switch {
 	case s.Window == 0:
 		s.Window = DefaultWindow
+	case s.Window < 0:
+		return bad("Window", s.Window, "is negative")
 	case s.Window < 10:
 		return bad("Window", s.Window, "is shorter than 10ns")
 	}

@@ -44,6 +44,18 @@ function fmtDur(ns) {
 
 function text(id, s) { $(id).textContent = s; }
 
+// niceCeil rounds ns up to 1, 2 or 5 times a power of ten, and to 1µs at
+// least, for an axis whose ticks at quarters read as round durations
+// (250ns, not 1ns rounded from 0.25ns); an axis of nothing but zeros spans
+// 1ms, as schedcheck plot's does.
+function niceCeil(ns) {
+  if (!(ns > 0)) return 1e6;
+  ns = Math.max(ns, 1e3);
+  const p = 10 ** Math.floor(Math.log10(ns));
+  for (const m of [1, 2, 5, 10]) if (m * p >= ns) return m * p;
+  return 10 * p;
+}
+
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -160,12 +172,13 @@ function renderPlot(a) {
     text("plot-note", "No retry: the policy makes a single attempt.");
     return;
   }
-  const W = 720, H = 300, L = 64, R = 64, T = 14, B = 36;
+  // T leaves room above the top tick labels for the axis titles.
+  const W = 720, H = 300, L = 64, R = 64, T = 30, B = 36;
   const n = delays.length;
   let elapsed = 0;
   const cum = delays.map((d) => (elapsed += d));
-  const maxDelay = Math.max(1, ...delays, ...band.map((b) => b.max_ns));
-  const maxCum = Math.max(1, cum[cum.length - 1]);
+  const maxDelay = niceCeil(Math.max(0, ...delays, ...band.map((b) => b.max_ns)));
+  const maxCum = niceCeil(cum[cum.length - 1]);
   const x = (i) => L + (n === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (n - 1));
   const y = (d) => T + (H - T - B) * (1 - d / maxDelay);
   const yc = (d) => T + (H - T - B) * (1 - d / maxCum);
@@ -185,8 +198,8 @@ function renderPlot(a) {
     root.append(svg("text", { x: x(i), y: H - B + 14, "text-anchor": "middle" }, String(i + 2)));
   }
   root.append(svg("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle" }, "attempt"));
-  root.append(svg("text", { x: 4, y: 10 }, "delay"));
-  root.append(svg("text", { class: "cum", x: W - 4, y: 10, "text-anchor": "end" }, "elapsed"));
+  root.append(svg("text", { class: "axis-title", x: 4, y: 12 }, "delay"));
+  root.append(svg("text", { class: "cum axis-title", x: W - 4, y: 12, "text-anchor": "end" }, "elapsed"));
   if (a.jittered) {
     const upper = band.slice(0, n).map((b, i) => `${x(i)},${y(b.max_ns)}`);
     const lower = band.slice(0, n).map((b, i) => `${x(i)},${y(b.min_ns)}`).reverse();

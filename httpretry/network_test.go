@@ -265,3 +265,18 @@ func TestDeadTargetThrottledByDefault(t *testing.T) {
 		})
 	}
 }
+
+// A request whose context is already done is never sent: RoundTrip
+// returns the context's error at once, and Base is not called.
+func TestDoneContextNeverSent(t *testing.T) {
+	calls := 0
+	base := roundTripFunc(func(*http.Request) (*http.Response, error) { calls++; return nil, errors.New("sent") })
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	for _, tr := range []*httpretry.Transport{{Base: base}, {Base: base, Hedge: schedule.Times{N: 2}}} {
+		req, _ := http.NewRequestWithContext(ctx, "GET", "http://x.test/", nil)
+		if _, err := tr.RoundTrip(req); !errors.Is(err, context.DeadlineExceeded) || calls != 0 {
+			t.Errorf("RoundTrip with an expired context: %v after %d calls of Base; want the deadline and none", err, calls)
+		}
+	}
+}

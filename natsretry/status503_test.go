@@ -237,3 +237,31 @@ func TestNoRespondersThrottledByDefault(t *testing.T) {
 		})
 	}
 }
+
+// A request whose context is already done is never sent, marked or not.
+func TestDoneContextNeverSent(t *testing.T) {
+	nc := startServer(t)
+	var handled atomic.Int64
+	sub, err := nc.Subscribe("svc.count", func(m *nats.Msg) { handled.Add(1); _ = m.Respond([]byte("ok")) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	_ = nc.Flush()
+	r, err := natsretry.New(nc, natsretry.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, mark := range []func(context.Context) context.Context{func(c context.Context) context.Context { return c }, natsretry.WithRetry, natsretry.WithSafe} {
+		if _, err := r.Request(mark(ctx), "svc.count", nil); !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v, want context.Canceled", err)
+		}
+	}
+	_ = nc.Flush()
+	time.Sleep(20 * time.Millisecond) // a request sent would be handled by now
+	if n := handled.Load(); n != 0 {
+		t.Errorf("the responder handled %d requests; want none", n)
+	}
+}

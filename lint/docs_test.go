@@ -7,7 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
 )
@@ -125,6 +128,9 @@ const (
 	whyBackground  = "a background job's backoff, where attempts do not multiply across layers"
 	whyTransaction = "a transaction retry bounded by time: many quick attempts within 5s by design"
 	whyFailPlan    = "the audit plan that fails every rule on purpose; the comment beside it names the problem"
+	whyGate        = "shows lint or check failing a policy with an error finding, on purpose"
+	whyCutPhase    = "the fix lint no longer gives: it cuts off the slow phase"
+	whyFmt         = "input and output of fmt --infix, shown for its durations"
 )
 
 // notClean lists the policies of README.md, docs/*.md and examples/ that
@@ -171,6 +177,13 @@ var notClean = []struct{ file, policy, why string }{
 	{"docs/language.md", "UpTo(Jittered(Exponential(10ms, 200%, 1s), 50%, 100%), 5s)", whyTransaction},
 	{"docs/lint.md", "exponential(100ms, 200%, 30s) & times(8)", whyShown},
 	{"docs/lint.md", "times(3) then spaced(1m)", whyShown},
+	{"docs/lint.md", "backoff(2s, 100ms) & times(5)", whyGate},
+	{"docs/lint.md", "spaced(5s) upto 10m", whyPoll},
+	{"docs/lint.md", "(times(3) then spaced(1m)) & times(3)", whyCutPhase},
+	{"docs/schedcheck.md", "backoff(2s, 100ms) & times(5)", whyGate},
+	{"docs/schedcheck.md", "AndThen(Times(3), UpTo(Spaced(1m0s), 1h0m0s))", whyFmt},
+	{"docs/schedcheck.md", "times(3) then (spaced(1m) upto 1h)", whyFmt},
+	{"docs/schedcheck.md", "spaced(5s) upto 10m", whyPoll},
 	{"docs/schedcheck.md", "times(3) | times(5) | (forever & spaced(1s))", whySimplify},
 	{"docs/schedcheck.md", "times(3) then spaced(1m)", whyThen},
 	{"docs/schedcheck.md", "fulljitter(100ms, 10s) upto 1m", whyTool},
@@ -243,4 +256,40 @@ func part(src string) bool {
 	}
 	a, _ := schedule.Children(s)
 	return a == nil
+}
+
+// TestOpenTimeAdviceAgrees checks that docs/breaker.md and docs/audit.md
+// give the same advice for a constant open time, and that the advice is
+// right: exponential(d, 100%, d) opens for d whenever it opens, while
+// spaced(d) keeps a grid from the first opening.
+func TestOpenTimeAdviceAgrees(t *testing.T) {
+	for _, tt := range []struct{ file, advice string }{
+		{"breaker.md", "a constant is `Exponential(30s, 100%, 30s)`, not `Spaced(30s)`"},
+		{"audit.md", "`open_for: exponential(60s, 100%, 60s)` — a constant open time (not `spaced(60s)`"},
+	} {
+		data, err := os.ReadFile(filepath.Join("..", "docs", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), tt.advice) {
+			t.Errorf("docs/%s does not say %s", tt.file, tt.advice)
+		}
+	}
+	// The breaker asks for the k-th opening at the time since the first.
+	openings := func(s schedule.Schedule) []time.Duration {
+		r := interp.Start(s, 0)
+		var out []time.Duration
+		for _, since := range []time.Duration{0, 70 * time.Second, 150 * time.Second} {
+			d, _ := r.Next(since, since)
+			out = append(out, d)
+		}
+		return out
+	}
+	constant := schedule.Exponential{Base: time.Minute, FactorPct: 100, Cap: time.Minute}
+	if diff := cmp.Diff([]time.Duration{time.Minute, time.Minute, time.Minute}, openings(constant)); diff != "" {
+		t.Errorf("openings of %v (-want +got):\n%s", constant, diff)
+	}
+	if diff := cmp.Diff([]time.Duration{time.Minute, 50 * time.Second, 30 * time.Second}, openings(schedule.Spaced{Every: time.Minute})); diff != "" {
+		t.Errorf("openings of Spaced(1m) (-want +got):\n%s", diff)
+	}
 }

@@ -19,7 +19,10 @@ Plot runs the policy with --seeds different seeds (attempts take no time)
 and charts, for each retry, the distribution of its delay — the median and
 the band from the 5th to the 95th percentile — and of the cumulative wait.
 With -o FILE.svg or FILE.png it writes a chart for a design doc; without -o
-it prints a compact text chart. Unbounded policies are cut at --max-retries.
+it prints a compact text chart. Each retry is numbered by the attempt it
+comes before (2 for the first retry), as the playground numbers them. A
+policy that retries more than --max-retries times is cut there, and the
+chart says so.
 
 Limits: --seeds 1 to 100000, --max-retries 1 to 1000, --seeds times
 --max-retries at most 1000000 (the delays plot keeps), and a policy of at

@@ -30,9 +30,11 @@ fuzz:
 	  done; \
 	done
 
-# staticcheck and benchstat are pinned by the tool directives in go.mod;
-# go.work makes them available in the nested modules too.
-STATICCHECK  = $(GO) tool staticcheck
+# staticcheck and benchstat are pinned here and run with go run pkg@version,
+# so that no tool enters the library's go.mod (a user of recur downloads
+# none of them).
+STATICCHECK  = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+BENCHSTAT    = $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
 # Every module of the workspace (go.work), for the tidy check.
 MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
@@ -41,7 +43,7 @@ MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
 # them all (make test runs it too, with the other tests).
 lint: vet tidy
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(GO) tool staticcheck ./...
+	$(STATICCHECK) ./...
 	$(GO) test -count=1 ./internal/exhaustive
 	cd bench && $(STATICCHECK) ./...
 	cd grpcretry && $(STATICCHECK) ./...
@@ -146,7 +148,7 @@ bench-peers: .SHELLFLAGS := -o pipefail -c
 bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
 	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(Breaker|Budget)' -benchmem -count 10 -cpu 1 . | tee -a bench.txt
-	cd bench && $(GO) tool benchstat -col /lib bench.txt
+	cd bench && $(BENCHSTAT) -col /lib bench.txt
 
 # The playground (docs/playground.md). Its WebAssembly program and the Go
 # toolchain's wasm_exec.js are build outputs, never committed: schedcheck

@@ -13,18 +13,4 @@ require (
 	pgregory.net/rapid v1.3.0
 )
 
-require (
-	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
-	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
-	golang.org/x/mod v0.42.0 // indirect
-	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
-	golang.org/x/sync v0.25.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
-	honnef.co/go/tools v0.8.2 // indirect
-)
-
-tool (
-	golang.org/x/perf/cmd/benchstat
-	honnef.co/go/tools/cmd/staticcheck
-)
+require github.com/stretchr/testify v1.12.1 // indirect

@@ -133,12 +133,21 @@ const (
 	whyFmt         = "input and output of fmt --infix, shown for its durations"
 )
 
+// whyMigrate: the migration guide spells a peer's own configuration
+// (cenkalti/backoff's defaults, retry-go's with jitter off) to show the
+// recur policy that waits the same, findings and all.
+const whyMigrate = "a peer's configuration, translated as it is"
+
 // notClean lists the policies of README.md, docs/*.md and examples/ that
 // have lint findings, with the reason.
 var notClean = []struct{ file, policy, why string }{
 	{"examples/audit/fail.yaml", "exponential(100ms, 200%, 30s) & times(4)", whyFailPlan},
 	{"examples/audit/fail.yaml", "backoff(100ms, 10s) & times(8)", whyFailPlan},
 	{"examples/audit/fail.yaml", "forever upto 30s", whyFailPlan},
+	{"docs/migrating.md", "exponential(100ms, 200%, 2s) & times(4)", whyMigrate},
+	{"docs/migrating.md", "exponential(100ms, 200%, 2s) & times(5)", whyMigrate},
+	{"docs/migrating.md", "jittered(exponential(500ms, 150%, 60s), 50%, 150%) upto 15m", whyMigrate},
+	{"docs/migrating.md", "jittered(exponential(100ms, 200%, 2s), 50%, 150%) & times(5)", whyMigrate},
 	{"docs/audit.md", "fulljitter(100ms, 5s) upto 1m", whyAudit},
 	{"docs/audit.md", "times(3) then times(2)", whyAudit},
 	{"docs/audit.md", "spaced(1s) upto 10s", whyAudit},

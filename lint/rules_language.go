@@ -62,8 +62,7 @@ func sumTimes(in *input, report reportFunc) {
 		}
 		report(n, fmt.Sprintf("%v adds a times, which waits nothing: it only bounds the attempts, as & does; write & to say so", n),
 			edit(s, func(n schedule.Schedule) schedule.Schedule {
-				s := n.(schedule.Sum)
-				return schedule.Intersect{A: s.A, B: s.B}
+				return schedule.Intersect(n.(schedule.Sum))
 			}))
 	})
 }

@@ -158,4 +158,3 @@ func appendInfix(b []byte, s schedule.Schedule, min int) []byte {
 // appendDur appends d in Go's syntax; d.String does not allocate here.
 func appendDur(b []byte, d time.Duration) []byte { return append(b, d.String()...) }
 
-func appendPct(b []byte, n int) []byte { return append(strconv.AppendInt(b, int64(n), 10), '%') }

@@ -170,7 +170,7 @@ func (e *engine) step(i int) (ok bool, lo, hi int64) {
 		// The curve rises, so the k-th delay lies between 0 (both draws
 		// at the boundary between them) and g(k) − g(k−2).
 		n := float64(nd.k - 1)
-		hi := s.Base
+		hi := MaxDuration // set on every path below
 		if nd.k == 1 {
 			hi = v2Delay(s.Base, v2Curve(1, 0))
 		} else if top := v2Curve(n+1, 0); math.IsInf(top, 1) {

@@ -9,7 +9,6 @@ import (
 // appendDur appends d in Go's duration syntax, such as 1m30s.
 func appendDur(b []byte, d time.Duration) []byte { return append(b, d.String()...) }
 
-func appendPct(b []byte, n int) []byte { return AppendPercent(b, n, 0) }
 
 // PctFracs is how many fractions of a percent make a percent: a fraction
 // field (Exponential.FactorFrac, Jittered.LowFrac and HighFrac) counts

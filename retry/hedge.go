@@ -74,12 +74,6 @@ func Hedge[T any](ctx context.Context, o Options, s schedule.Schedule, judge Jud
 		return zero, o.giveUp(ctx, stopped(ctx, 0, nil, nil), "")
 	}
 	o.throttle()
-	if o.Budget != nil && !o.Budget.Request() {
-		if o.Observer != nil {
-			o.refused(ctx, budget.ErrThrottled)
-		}
-		return zero, budget.ErrThrottled
-	}
 	if judge == nil {
 		judge = func(_ T, err error) Judgement {
 			if err == nil {
@@ -250,8 +244,10 @@ func (h *hedge[T]) disarm() {
 }
 
 // launch starts the next copy at now, and works out when the one after it
-// would start. It returns the breaker's refusal, in which case no copy
-// started.
+// would start. It returns the breaker's refusal, or for the first copy the
+// budget's (budget.ErrThrottled), in which case no copy started. As for
+// retries, the breaker is asked first: a call it refuses never reaches the
+// budget.
 func (h *hedge[T]) launch(now time.Time) error {
 	o := h.o
 	c := &hedgeCopy{}
@@ -260,6 +256,12 @@ func (h *hedge[T]) launch(now time.Time) error {
 		if c.permit, err = o.Breaker.Allow(); err != nil {
 			return err
 		}
+	}
+	if h.started == 0 && o.Budget != nil && !o.Budget.Request() {
+		if o.Breaker != nil {
+			o.Breaker.Record(&c.permit, verdict.Neutral) // give the permit back
+		}
+		return budget.ErrThrottled
 	}
 	h.started++
 	n := h.started

@@ -312,3 +312,29 @@ func TestPropHedge(t *testing.T) {
 		})
 	})
 }
+
+// refusing is a budget that refuses every call, as an adaptive throttle
+// does when its target rejects most of them.
+type refusing struct{ requests int }
+
+func (r *refusing) Request() bool        { r.requests++; return false }
+func (*refusing) AllowRetry() bool       { return false }
+func (*refusing) Record(verdict.Verdict) {}
+func (*refusing) Stats() budget.Stats    { return budget.Stats{} }
+
+// A budget that refuses the call starts no copy; an open breaker is asked
+// first, so its refusal never reaches the budget.
+func TestHedgeBudgetRefusesCall(t *testing.T) {
+	calls := 0
+	op := func(context.Context) (int, error) { calls++; return 1, nil }
+	b := &refusing{}
+	if _, err := retry.Hedge(context.Background(), retry.Options{Budget: b}, hedge10ms, nil, nil, op); !errors.Is(err, budget.ErrThrottled) || calls != 0 || b.requests != 1 {
+		t.Errorf("Hedge = %v after %d copies, %d requests; want ErrThrottled, no copy, one request", err, calls, b.requests)
+	}
+	br, _ := breaker.New(breaker.Config{Name: "hedge-open"})
+	br.ForceOpen()
+	b = &refusing{}
+	if _, err := retry.Hedge(context.Background(), retry.Options{Budget: b, Breaker: br}, hedge10ms, nil, nil, op); !errors.Is(err, breaker.ErrOpen) || b.requests != 0 {
+		t.Errorf("Hedge through an open breaker = %v, %d budget requests; want ErrOpen and none", err, b.requests)
+	}
+}

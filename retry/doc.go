@@ -8,8 +8,9 @@
 //	quote, err := retry.RetryWhile(ctx, retry.Options{}, policy, worthRetrying,
 //		func(ctx context.Context) (Quote, error) { return fetch(ctx, url) })
 //
-// The first attempt is always made once the schedule and the options
-// pass a check that costs a few nanoseconds; an invalid schedule is an
+// The first attempt is made once the schedule and the options pass a
+// check that costs a few nanoseconds, unless the context is already done
+// (then op is not called at all); an invalid schedule is an
 // error before op runs. After an attempt fails, the runner
 // asks worthRetrying about the error: an error that will not get better
 // (a 404, a malformed request) comes back at once, unchanged. Otherwise it
@@ -28,6 +29,15 @@
 // responses the runner drops go to a discard function exactly once, so
 // that their bodies are closed. AttemptOf tells op which attempt it is
 // making and whether the schedule allows another.
+//
+// # Hedging
+//
+// Hedge answers slowness where the others answer failures: it starts
+// another copy of a slow call at each delay of a schedule
+// (spaced(10ms) & times(3): a second copy after 10ms, a third after 20ms)
+// while no answer has come; the first answer the judge accepts wins and
+// the other copies are canceled, their results discarded. Hedge only
+// calls whose every copy may run: see docs/hedging.md.
 //
 // # Deadlines and cancellation
 //

@@ -157,4 +157,3 @@ func appendInfix(b []byte, s schedule.Schedule, min int) []byte {
 
 // appendDur appends d in Go's syntax; d.String does not allocate here.
 func appendDur(b []byte, d time.Duration) []byte { return append(b, d.String()...) }
-

@@ -9,7 +9,6 @@ import (
 // appendDur appends d in Go's duration syntax, such as 1m30s.
 func appendDur(b []byte, d time.Duration) []byte { return append(b, d.String()...) }
 
-
 // PctFracs is how many fractions of a percent make a percent: a fraction
 // field (Exponential.FactorFrac, Jittered.LowFrac and HighFrac) counts
 // ten-thousandths of a percent, so the finest factor is 0.0001%, a

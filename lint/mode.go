@@ -188,6 +188,9 @@ func busyRepeat(in *input, report reportFunc) {
 			if s = raiseDelays(s); in.m.Bounds(s).MaxDelay >= MinDelay {
 				return s
 			}
+			if s = widenJitter(s); in.m.Bounds(s).MaxDelay >= MinDelay {
+				return s
+			}
 			return schedule.Intersect{A: s, B: schedule.Spaced{Every: time.Second}}
 		}))
 }

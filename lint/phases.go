@@ -95,6 +95,10 @@ func (m *memo) boundInside(s schedule.Schedule, k int) schedule.Schedule {
 			// times(1) then x is x: First makes no decision to go on.
 			return schedule.AndThen{First: n.First, Then: m.boundTo(n.Then, k)}
 		}
+		// Then's own phases need an attempt each, and two more.
+		if need := m.livePhases(n.Then) + 2; k-fk+1 < need {
+			fk = max(2, k-need+1)
+		}
 		return schedule.AndThen{First: m.boundTo(n.First, fk), Then: m.boundTo(n.Then, k-fk+1)}
 	case schedule.Intersect:
 		a, b := m.boundEither(n.A, n.B, k)
@@ -138,17 +142,40 @@ func (m *memo) intersectUnion(s schedule.Schedule, u schedule.Union) schedule.Sc
 			return n
 		})
 	}
-	if t := replace(schedule.Intersect(u)); m.livePhases(t) >= m.livePhases(s) {
-		return t
+	want := m.livePhases(s)
+	best := replace(schedule.Intersect(u))
+	if m.livePhases(best) >= want {
+		return best
 	}
-	b := u
-	if !m.Stops(b.A) {
-		b.A = m.boundTo(b.A, MaxAttempts)
+	// Bound the side that never stops: as boundTo does, else to
+	// MaxAttempts, so as not to end before the phases of the rest.
+	for _, bound := range []func(schedule.Schedule) schedule.Schedule{
+		func(x schedule.Schedule) schedule.Schedule { return m.boundTo(x, MaxAttempts) },
+		func(x schedule.Schedule) schedule.Schedule {
+			return schedule.Intersect{A: x, B: schedule.Times{N: MaxAttempts}}
+		},
+		// Past MaxAttempts, when the rest needs more to reach its phases:
+		// too-many-attempts then shares MaxAttempts between them.
+		func(x schedule.Schedule) schedule.Schedule {
+			return schedule.Intersect{A: x, B: schedule.Times{N: 2 * MaxAttempts}}
+		},
+	} {
+		b := u
+		if !m.Stops(b.A) {
+			b.A = bound(b.A)
+		}
+		if !m.Stops(b.B) {
+			b.B = bound(b.B)
+		}
+		t := replace(b)
+		if m.livePhases(t) >= want {
+			return t
+		}
+		if m.livePhases(t) > m.livePhases(best) {
+			best = t
+		}
 	}
-	if !m.Stops(b.B) {
-		b.B = m.boundTo(b.B, MaxAttempts)
-	}
-	return replace(b)
+	return best
 }
 
 // boundEither bounds one of the two sides of a policy that continues while

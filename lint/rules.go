@@ -309,10 +309,27 @@ func raiseDelays(s schedule.Schedule) schedule.Schedule {
 	}))
 }
 
+// widenJitter raises the high end of every jitter below 100% to 100%: a
+// jitter of 0.0001–1% shrinks even raised waits below MinDelay.
+func widenJitter(s schedule.Schedule) schedule.Schedule {
+	return transform(s, each(func(n schedule.Schedule) schedule.Schedule {
+		if j, ok := n.(schedule.Jittered); ok && j.HighPPM() < 1_000_000 {
+			j.HighPct, j.HighFrac = 100, 0
+			return j
+		}
+		return n
+	}))
+}
+
 func tinyDelay(in *input, report reportFunc) {
 	if f := in.m.firstWait(in.s); f.MaxAttempts == 2 && f.MaxTotal > 0 && f.MaxTotal < MinDelay {
 		report(in.s, fmt.Sprintf("the first retry waits %v at most: less than a network round trip, so it lands before the fault can clear; start at 10ms to 200ms (Brooker: a base of 50ms to 200ms)", f.MaxTotal),
-			whole(raiseDelays))
+			whole(func(s schedule.Schedule) schedule.Schedule {
+				if s = raiseDelays(s); in.m.firstWait(s).MaxTotal >= MinDelay {
+					return s
+				}
+				return widenJitter(s)
+			}))
 	}
 }
 

@@ -25,10 +25,10 @@ func (m *memo) livePhases(s schedule.Schedule) int {
 		// other side may hide: judge the phase within its side.
 		root := s
 		for i, p := range anc {
-			switch p.(type) {
-			case schedule.ResetAfter:
+			if _, ok := p.(schedule.ResetAfter); ok {
 				return // a reset starts the phases over, at times Bounds does not follow
-			case schedule.Union:
+			}
+			if _, ok := p.(schedule.Union); ok {
 				if i+1 < len(anc) {
 					root = anc[i+1]
 				} else {
@@ -69,61 +69,6 @@ func (m *memo) boundTo(s schedule.Schedule, k int) schedule.Schedule {
 	// than alone, when the other side waits less: check the whole.
 	if t := m.boundInside(s, k); m.Bounds(t).Stops && m.Bounds(t).MaxAttempts <= k {
 		return t
-	}
-	return schedule.Intersect{A: s, B: limit}
-}
-
-// boundInside is boundTo's work on the parts of s.
-func (m *memo) boundInside(s schedule.Schedule, k int) schedule.Schedule {
-	limit := schedule.Times{N: min(3, k)}
-	switch n := s.(type) {
-	case schedule.Times:
-		return limit
-	case schedule.AndThen:
-		if k < 3 {
-			break // no room for two phases
-		}
-		// First keeps its attempts, up to k-1 and 3 if it has no bound;
-		// Then has the rest. AndThen(Times(a), Times(b)) makes a+b-1.
-		fk := k - 1
-		if fb := m.Bounds(n.First); !fb.Stops || !fb.AttemptsBounded() {
-			fk = min(3, fk)
-		} else {
-			fk = min(fb.MaxAttempts, fk)
-		}
-		if fk < 2 {
-			// times(1) then x is x: First makes no decision to go on.
-			return schedule.AndThen{First: n.First, Then: m.boundTo(n.Then, k)}
-		}
-		// Then's own phases need an attempt each, and two more.
-		if need := m.livePhases(n.Then) + 2; k-fk+1 < need {
-			fk = max(2, k-need+1)
-		}
-		return schedule.AndThen{First: m.boundTo(n.First, fk), Then: m.boundTo(n.Then, k-fk+1)}
-	case schedule.Intersect:
-		a, b := m.boundEither(n.A, n.B, k)
-		return schedule.Intersect{A: a, B: b}
-	case schedule.Sum:
-		// A Sum continues while both sides do, as an Intersect does.
-		a, b := m.boundEither(n.A, n.B, k)
-		return schedule.Sum{A: a, B: b}
-	case schedule.Union:
-		return schedule.Union{A: m.boundTo(n.A, k), B: m.boundTo(n.B, k)}
-	case schedule.UpTo:
-		if m.livePhases(n.Inner) > 0 {
-			n.Inner = m.boundTo(n.Inner, k)
-			return n
-		}
-	case schedule.Jittered:
-		if m.livePhases(n.Inner) > 0 {
-			n.Inner = m.boundTo(n.Inner, k)
-			return n
-		}
-	case schedule.Capped:
-		if m.livePhases(n.Inner) > 0 {
-			n.Inner = m.boundTo(n.Inner, k)
-			return n
-		}
 	}
 	return schedule.Intersect{A: s, B: limit}
 }

@@ -122,3 +122,61 @@ func transform(s schedule.Schedule, f func(orig, n schedule.Schedule) schedule.S
 func each(f rewrite) func(orig, n schedule.Schedule) schedule.Schedule {
 	return func(_, n schedule.Schedule) schedule.Schedule { return f(n) }
 }
+
+// boundInside is boundTo's work on the parts of s.
+func (m *memo) boundInside(s schedule.Schedule, k int) schedule.Schedule {
+	limit := schedule.Times{N: min(3, k)}
+	switch n := s.(type) {
+	case schedule.Times:
+		return limit
+	case schedule.AndThen:
+		if k < 3 {
+			break // no room for two phases
+		}
+		// First keeps its attempts, up to k-1 and 3 if it has no bound;
+		// Then has the rest. AndThen(Times(a), Times(b)) makes a+b-1.
+		fk := k - 1
+		if fb := m.Bounds(n.First); !fb.Stops || !fb.AttemptsBounded() {
+			fk = min(3, fk)
+		} else {
+			fk = min(fb.MaxAttempts, fk)
+		}
+		if fk < 2 {
+			// times(1) then x is x: First makes no decision to go on.
+			return schedule.AndThen{First: n.First, Then: m.boundTo(n.Then, k)}
+		}
+		// Then's own phases need an attempt each, and two more.
+		if need := m.livePhases(n.Then) + 2; k-fk+1 < need {
+			fk = max(2, k-need+1)
+		}
+		return schedule.AndThen{First: m.boundTo(n.First, fk), Then: m.boundTo(n.Then, k-fk+1)}
+	case schedule.Intersect:
+		a, b := m.boundEither(n.A, n.B, k)
+		return schedule.Intersect{A: a, B: b}
+	case schedule.Sum:
+		// A Sum continues while both sides do, as an Intersect does.
+		a, b := m.boundEither(n.A, n.B, k)
+		return schedule.Sum{A: a, B: b}
+	case schedule.Union:
+		return schedule.Union{A: m.boundTo(n.A, k), B: m.boundTo(n.B, k)}
+	case schedule.UpTo:
+		if m.livePhases(n.Inner) > 0 {
+			n.Inner = m.boundTo(n.Inner, k)
+			return n
+		}
+	case schedule.Jittered:
+		if m.livePhases(n.Inner) > 0 {
+			n.Inner = m.boundTo(n.Inner, k)
+			return n
+		}
+	case schedule.Capped:
+		if m.livePhases(n.Inner) > 0 {
+			n.Inner = m.boundTo(n.Inner, k)
+			return n
+		}
+	case schedule.Decorrelated, schedule.DecorrelatedV2, schedule.Exponential, schedule.Fibonacci, schedule.Forever, schedule.Linear, schedule.Random, schedule.ResetAfter, schedule.Spaced, schedule.WhileBelow:
+		// Bounded as a whole: a times inside a resetafter starts over, and
+		// a whilebelow's attempts are its inner policy's.
+	}
+	return schedule.Intersect{A: s, B: limit}
+}

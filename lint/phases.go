@@ -93,18 +93,15 @@ func (m *memo) intersectUnion(s schedule.Schedule, u schedule.Union) schedule.Sc
 		return best
 	}
 	// Bound the side that never stops: as boundTo does, else to
-	// MaxAttempts, so as not to end before the phases of the rest.
-	for _, bound := range []func(schedule.Schedule) schedule.Schedule{
+	// MaxAttempts, or more when the rest needs more to reach its phases
+	// (too-many-attempts then shares MaxAttempts between them).
+	bounds := []func(schedule.Schedule) schedule.Schedule{
 		func(x schedule.Schedule) schedule.Schedule { return m.boundTo(x, MaxAttempts) },
-		func(x schedule.Schedule) schedule.Schedule {
-			return schedule.Intersect{A: x, B: schedule.Times{N: MaxAttempts}}
-		},
-		// Past MaxAttempts, when the rest needs more to reach its phases:
-		// too-many-attempts then shares MaxAttempts between them.
-		func(x schedule.Schedule) schedule.Schedule {
-			return schedule.Intersect{A: x, B: schedule.Times{N: 2 * MaxAttempts}}
-		},
-	} {
+	}
+	for n := MaxAttempts; n <= 1<<10; n *= 2 {
+		bounds = append(bounds, func(x schedule.Schedule) schedule.Schedule { return schedule.Intersect{A: x, B: schedule.Times{N: n}} })
+	}
+	for _, bound := range bounds {
 		b := u
 		if !m.Stops(b.A) {
 			b.A = bound(b.A)

@@ -58,6 +58,12 @@ func MaxAttempts(s schedule.Schedule, minAttempt time.Duration) int {
 	case minAttempt <= 0 && b.MaxAttempts > MaxCounted:
 		return b.MaxAttempts
 	}
+	if resets(s) {
+		// Slower attempts reach a ResetAfter's quiet time and start its
+		// inner schedule over, so the fastest run is not the longest:
+		// only Bounds, which counts every restart, bounds the attempts.
+		return b.MaxAttempts
+	}
 	if n, ok := fastestRun(s, max(minAttempt, 0), MaxCounted); ok {
 		return n
 	}
@@ -216,4 +222,13 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 		// These take the path after the switch.
 	}
 	return s
+}
+
+// resets reports whether s has a ResetAfter node.
+func resets(s schedule.Schedule) bool {
+	if _, ok := s.(schedule.ResetAfter); ok {
+		return true
+	}
+	a, b := schedule.Children(s)
+	return a != nil && resets(a) || b != nil && resets(b)
 }

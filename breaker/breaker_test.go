@@ -490,7 +490,9 @@ func TestOpenError(t *testing.T) {
 	call(b, verdict.Failure)
 	clock.Advance(2 * time.Second)
 	err := call(b, verdict.Success)
-	if got, want := err.Error(), "breaker https://api.example.com:443: circuit open for 5s"; got != want {
+	// 2s into a 5s opening the message names the whole opening as such
+	// ("for 5s" read as the time left); Remaining says 3s.
+	if got, want := err.Error(), "breaker https://api.example.com:443: circuit open, an opening of 5s"; got != want {
 		t.Errorf("Error() = %q; want %q", got, want)
 	}
 	oe := openError(t, err)
@@ -511,7 +513,7 @@ func TestOpenError(t *testing.T) {
 	}
 	anon, _ := newBreaker(t, breaker.Config{ConsecutiveFailures: 1, HalfOpenProbes: 1})
 	call(anon, verdict.Failure)
-	if got := call(anon, verdict.Success).Error(); got != "breaker: circuit open for 5s" {
+	if got := call(anon, verdict.Success).Error(); got != "breaker: circuit open, an opening of 5s" {
 		t.Errorf("unnamed Error() = %q", got)
 	}
 }

@@ -30,7 +30,10 @@ type OpenError struct {
 }
 
 // Error returns a message such as
-// "breaker api.example.com:443: circuit open for 10s".
+// "breaker api.example.com:443: circuit open, an opening of 10s". The
+// duration is the whole opening (For), not what is left of it: one
+// OpenError serves every refusal of the opening, and it reads no clock.
+// Remaining gives what is left at a given time.
 func (e *OpenError) Error() string {
 	b := make([]byte, 0, 64)
 	b = append(b, "breaker"...)
@@ -40,7 +43,7 @@ func (e *OpenError) Error() string {
 	}
 	switch e.State {
 	case Open:
-		b = append(b, ": circuit open for "...)
+		b = append(b, ": circuit open, an opening of "...)
 		b = append(b, e.For.String()...)
 	case HalfOpen:
 		b = append(b, ": circuit half-open, probes in flight"...)

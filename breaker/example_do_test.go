@@ -32,5 +32,5 @@ func ExampleDo() {
 	// Output:
 	// 503 <nil> false
 	// 503 <nil> false
-	// 0 breaker inventory: circuit open for 5s true
+	// 0 breaker inventory: circuit open, an opening of 5s true
 }

@@ -44,8 +44,8 @@ func Example() {
 	// call 3: connection refused (open: false)
 	// call 4: connection refused (open: false)
 	// call 5: connection refused (open: false)
-	// call 6: breaker inventory: circuit open for 5s (open: true)
-	// call 7: breaker inventory: circuit open for 5s (open: true)
+	// call 6: breaker inventory: circuit open, an opening of 5s (open: true)
+	// call 7: breaker inventory: circuit open, an opening of 5s (open: true)
 	// 5s later: <nil> closed
 }
 
@@ -113,7 +113,7 @@ func ExampleRegistry() {
 	fmt.Println(err)
 	// Output:
 	// https://a.example:443 open 2
-	// breaker https://a.example:443: circuit open for 5s
+	// breaker https://a.example:443: circuit open, an opening of 5s
 }
 
 // An OpenError tells how long until the breaker lets a call through, which
@@ -154,7 +154,7 @@ func ExampleResilience4jDefaults() {
 	_, err = b.Allow()
 	fmt.Println(err)
 	// Output:
-	// breaker payments: circuit open for 1m0s
+	// breaker payments: circuit open, an opening of 1m0s
 }
 
 // TripWhen replaces the built-in rules with a predicate over the window's

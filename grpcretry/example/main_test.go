@@ -29,7 +29,7 @@ server: attempt 1, grpc-previous-rpc-attempts []
 client: attempt 1 failed with Unavailable; retrying
 server: attempt 2, grpc-previous-rpc-attempts ["1"]
 client: attempt 2 failed with Unavailable; retrying
-client: retry: gave up after 2 attempts (circuit open: breaker 127.0.0.1:PORT: circuit open for 5s): rpc error: code = Unavailable desc = warming up (status Unavailable)
+client: retry: gave up after 2 attempts (circuit open: breaker 127.0.0.1:PORT: circuit open, an opening of 5s): rpc error: code = Unavailable desc = warming up (status Unavailable)
 -- call: the server will fail always
 client: rpc error: code = Unavailable desc = circuit open (status Unavailable)
 `

@@ -2,10 +2,6 @@ package redisretry_test
 
 import (
 	"context"
-	"io"
-	"net"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -13,80 +9,6 @@ import (
 	"github.com/recur-go/recur/redisretry"
 	"github.com/recur-go/recur/redisretry/internal/redistest"
 )
-
-// proxy forwards loopback connections to a server, and can lose one
-// reply: with drop set, the next bytes the server sends are not forwarded
-// and both connections are closed, as when a network path dies after the
-// server has run the command.
-type proxy struct {
-	addr  string
-	drop  atomic.Bool
-	l     net.Listener
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	conns []net.Conn
-}
-
-func startProxy(t *testing.T, target string) *proxy {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{addr: l.Addr().String(), l: l}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, s)
-			p.mu.Unlock()
-			p.wg.Add(2)
-			go func() { defer p.wg.Done(); _, _ = io.Copy(s, c); s.Close() }()
-			go func() { defer p.wg.Done(); p.replies(c, s) }()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		p.mu.Lock()
-		for _, c := range p.conns {
-			c.Close()
-		}
-		p.mu.Unlock()
-		p.wg.Wait()
-	})
-	return p
-}
-
-// replies forwards s's bytes to c until drop is set.
-func (p *proxy) replies(c, s net.Conn) {
-	buf := make([]byte, 4096)
-	for {
-		n, err := s.Read(buf)
-		if n > 0 && p.drop.CompareAndSwap(true, false) {
-			c.Close()
-			s.Close()
-			return
-		}
-		if n > 0 {
-			if _, err := c.Write(buf[:n]); err != nil {
-				return
-			}
-		}
-		if err != nil {
-			c.Close()
-			return
-		}
-	}
-}
 
 // TestIncrReplyLost: the server runs an INCR and the connection dies
 // before its reply arrives. go-redis with its default retries sends it
@@ -109,13 +31,13 @@ func TestIncrReplyLost(t *testing.T) {
 		{"redisretry", func(addr string) *redis.Client { return newClient(t, addr, redisretry.Config{}) }, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := startProxy(t, s.Addr)
+			p := startCutter(t, s.Addr)
 			rdb := tc.rdb(p.addr)
 			if err := rdb.Ping(ctx).Err(); err != nil {
 				t.Fatal(err)
 			}
 			key := "counter:" + tc.name
-			p.drop.Store(true)
+			p.arm(cutReply, 0) // the server runs it; its reply is lost
 			err := rdb.Incr(ctx, key).Err()
 			n, gerr := admin.Get(ctx, key).Int64()
 			if gerr != nil {

@@ -58,10 +58,12 @@ func MaxAttempts(s schedule.Schedule, minAttempt time.Duration) int {
 	case minAttempt <= 0 && b.MaxAttempts > MaxCounted:
 		return b.MaxAttempts
 	}
-	if resets(s) {
+	if paceBound(s) {
 		// Slower attempts reach a ResetAfter's quiet time and start its
-		// inner schedule over, so the fastest run is not the longest:
-		// only Bounds, which counts every restart, bounds the attempts.
+		// inner schedule over, and shorten the waits a WhileBelow judges
+		// (a Spaced slot shrinks as an attempt runs long), so the fastest
+		// run is not the longest: only Bounds, which allows for every
+		// pace, bounds the attempts.
 		return b.MaxAttempts
 	}
 	if n, ok := fastestRun(s, max(minAttempt, 0), MaxCounted); ok {
@@ -224,11 +226,13 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 	return s
 }
 
-// resets reports whether s has a ResetAfter node.
-func resets(s schedule.Schedule) bool {
-	if _, ok := s.(schedule.ResetAfter); ok {
+// paceBound reports whether s has a ResetAfter or a WhileBelow node,
+// whose attempts slower attempts can make more.
+func paceBound(s schedule.Schedule) bool {
+	switch s.(type) {
+	case schedule.ResetAfter, schedule.WhileBelow:
 		return true
 	}
 	a, b := schedule.Children(s)
-	return a != nil && resets(a) || b != nil && resets(b)
+	return a != nil && paceBound(a) || b != nil && paceBound(b)
 }

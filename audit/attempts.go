@@ -229,8 +229,10 @@ func withoutUpTo(s schedule.Schedule) schedule.Schedule {
 // paceBound reports whether s has a ResetAfter or a WhileBelow node,
 // whose attempts slower attempts can make more.
 func paceBound(s schedule.Schedule) bool {
-	switch s.(type) {
-	case schedule.ResetAfter, schedule.WhileBelow:
+	if _, ok := s.(schedule.ResetAfter); ok {
+		return true
+	}
+	if _, ok := s.(schedule.WhileBelow); ok {
 		return true
 	}
 	a, b := schedule.Children(s)

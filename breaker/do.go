@@ -54,16 +54,7 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 	// Not a probe: a panic may leave the permit unrecorded, which counts
 	// what Neutral counts, nothing, so no deferred Record is needed.
 	v, err = op(ctx)
-	rec := verdict.Success
-	if judge != nil {
-		rec = judge(v, err)
-	} else if err != nil {
-		rec = verdict.Failure
-	}
-	if rec != verdict.Success && ctx.Err() != nil {
-		rec = verdict.Neutral
-	}
-	b.Record(&p, rec)
+	b.Record(&p, verdict.Judge(ctx, judge, v, err))
 	return v, err
 }
 
@@ -73,24 +64,6 @@ func probe[T any](ctx context.Context, b *Breaker, p *Permit, judge func(T, erro
 	rec := verdict.Neutral
 	defer func() { b.Record(p, rec) }()
 	v, err = op(ctx)
-	rec = judged(ctx, judge, v, err)
+	rec = verdict.Judge(ctx, judge, v, err)
 	return v, err
-}
-
-// judged is judge's verdict on v and err, Neutral for an error while ctx
-// is done; a nil judge calls a nil error a Success and others a Failure.
-func judged[T any](ctx context.Context, judge func(T, error) verdict.Verdict, v T, err error) verdict.Verdict {
-	var rec verdict.Verdict
-	switch {
-	case judge != nil:
-		rec = judge(v, err)
-	case err == nil:
-		rec = verdict.Success
-	default:
-		rec = verdict.Failure
-	}
-	if rec != verdict.Success && ctx.Err() != nil {
-		rec = verdict.Neutral
-	}
-	return rec
 }

@@ -41,16 +41,6 @@ func Do[T any](ctx context.Context, b Budget, judge func(T, error) verdict.Verdi
 	rec := verdict.Neutral // what a panic leaves recorded
 	defer func() { b.Record(rec) }()
 	v, err := op(ctx)
-	switch {
-	case judge != nil:
-		rec = judge(v, err)
-	case err == nil:
-		rec = verdict.Success
-	default:
-		rec = verdict.Failure
-	}
-	if rec != verdict.Success && ctx.Err() != nil {
-		rec = verdict.Neutral
-	}
+	rec = verdict.Judge(ctx, judge, v, err)
 	return v, err
 }

@@ -20,7 +20,7 @@ func TestConcurrentPollers(t *testing.T) {
 	var waits atomic.Int64
 	o := repeat.Options{
 		Caps:     retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Real()},
-		AfterRun: func(int, time.Duration) { waits.Add(1) },
+		Observer: afterRun(func(int, time.Duration) { waits.Add(1) }),
 	}
 	s := schedule.Intersect{A: schedule.Backoff(time.Second, time.Minute), B: schedule.Times{N: 10}}
 	const pollers = 40

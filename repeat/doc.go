@@ -13,9 +13,11 @@
 // unchanged) from "it never ran once" (n == 0).
 //
 // Repeat takes its own Options: the capabilities it shares with the retry
-// runners (retry.Caps: Clock, Random, Logger; zero value: the real ones,
-// no logging), RunTimeout, which bounds each run, and the AfterRun hook,
-// called before each wait with the runs so far and the wait. The context bounds the whole loop: a run that
+// runners (retry.Caps: Clock, Random; zero value: the real ones),
+// RunTimeout, which bounds each run, and an Observer (retry.Observer, the
+// retry runners' one channel for logs, metrics and hooks), told before
+// each wait of the runs so far and the wait. The context bounds the whole
+// loop: a run that
 // would start at or after its deadline is not waited for — Repeat returns
 // at once with an error for which errors.Is(err, context.DeadlineExceeded)
 // holds — and a cancellation during a wait returns the context's error

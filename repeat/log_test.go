@@ -25,7 +25,7 @@ func TestLogging(t *testing.T) {
 			return a
 		},
 	}))
-	o := repeat.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch), Logger: log}}
+	o := repeat.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}, Observer: retry.LogObserver(log)}
 	s := schedule.Intersect{A: every30s, B: schedule.Times{N: 3}}
 	if _, err := repeat.Repeat(context.Background(), o, s, func(context.Context) error { return nil }); err != nil {
 		t.Fatal(err)

@@ -7,13 +7,12 @@ import (
 )
 
 // Options are the capabilities and knobs of a Repeat. The zero value is
-// ready to use: the real clock and random, no run timeout, no hook and no
-// logging. One value may be shared by concurrent calls if its Clock,
-// Random, AfterRun and Logger may.
+// ready to use: the real clock and random, no run timeout, no observer.
+// One value may be shared by concurrent calls if its Clock, Random and
+// Observer may.
 type Options struct {
-	// Caps are the clock (read and waited on), the random source (the
-	// seed of the schedule's jitter) and the logger, which gets a debug
-	// record before each wait.
+	// Caps are the clock (read and waited on) and the random source (the
+	// seed of the schedule's jitter).
 	retry.Caps
 
 	// RunTimeout, when positive, bounds each run: the operation's context
@@ -23,9 +22,11 @@ type Options struct {
 	// means no timeout; negative is an error.
 	RunTimeout time.Duration
 
-	// AfterRun, if not nil, is called after each successful run that the
-	// schedule follows with another, before the wait, with the number of
-	// runs so far and the wait before the next one. It runs on the
-	// caller's goroutine and must not block for long.
-	AfterRun func(runs int, wait time.Duration)
+	// Observer, if not nil, receives a retry.Event of kind retry.Retrying
+	// after each successful run that the schedule follows with another,
+	// before the wait: its Attempt is the number of runs so far and its
+	// Delay the wait before the next one. It is called on the caller's
+	// goroutine and must not block for long. retry.LogObserver logs it
+	// at debug level; a retry.ObserverFunc makes a hook of a function.
+	Observer retry.Observer
 }

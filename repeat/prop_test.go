@@ -43,7 +43,7 @@ func TestPropRepeatFollowsSchedule(t *testing.T) {
 
 		clock := clockcap.Virtual(epoch)
 		var got []time.Duration
-		o := repeat.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(seed)}, AfterRun: func(_ int, d time.Duration) { got = append(got, d) }}
+		o := repeat.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(seed)}, Observer: afterRun(func(_ int, d time.Duration) { got = append(got, d) })}
 		calls := 0
 		n, err := repeat.Repeat(context.Background(), o, s, func(context.Context) error {
 			clock.Advance(durs[calls])

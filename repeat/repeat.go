@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -92,11 +92,8 @@ func Repeat(ctx context.Context, o Options, s schedule.Schedule, op func(context
 		if hasDeadline && !end.Add(wait).Before(deadline) {
 			return runs, ErrDeadline
 		}
-		if o.AfterRun != nil {
-			o.AfterRun(runs, wait)
-		}
-		if o.Logger != nil {
-			o.Logger.LogAttrs(ctx, slog.LevelDebug, "repeat", slog.Int("runs", runs), slog.Duration("delay", wait))
+		if o.Observer != nil {
+			o.Observer.Observe(ctx, retry.Event{Kind: retry.Retrying, Attempt: runs, Delay: wait})
 		}
 		if err := clock.Sleep(ctx, wait); err != nil {
 			return runs, err

@@ -150,23 +150,23 @@ func btoi(b bool) int {
 	return 0
 }
 
-// TestAfterRun: the hook sees the runs so far and each wait, and is not
+// TestObserver: the Observer sees the runs so far and each wait, and is not
 // called after the last run.
-func TestAfterRun(t *testing.T) {
+func TestObserver(t *testing.T) {
 	type call struct {
 		Runs  int
 		Delay time.Duration
 	}
 	var got []call
 	clock := clockcap.Virtual(epoch)
-	o := repeat.Options{Caps: retry.Caps{Clock: clock}, AfterRun: func(n int, d time.Duration) { got = append(got, call{n, d}) }}
+	o := repeat.Options{Caps: retry.Caps{Clock: clock}, Observer: afterRun(func(n int, d time.Duration) { got = append(got, call{n, d}) })}
 	s := schedule.Intersect{A: schedule.Fibonacci{Base: sec}, B: schedule.Times{N: 4}}
 	if n, err := repeat.Repeat(context.Background(), o, s, func(context.Context) error { return nil }); n != 4 || err != nil {
 		t.Fatalf("Repeat = %d, %v", n, err)
 	}
 	want := []call{{1, sec}, {2, sec}, {3, 2 * sec}}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("AfterRun calls (-want +got):\n%s", diff)
+		t.Errorf("Retrying events (-want +got):\n%s", diff)
 	}
 }
 
@@ -272,7 +272,7 @@ func TestCancelDuringWaitRealClock(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	waiting := make(chan struct{})
-	o := repeat.Options{AfterRun: func(int, time.Duration) { close(waiting) }}
+	o := repeat.Options{Observer: afterRun(func(int, time.Duration) { close(waiting) })}
 	go func() {
 		<-waiting
 		cancel()
@@ -292,4 +292,14 @@ func TestDoneContextNeverReachesOp(t *testing.T) {
 	if calls != 0 || n != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("Repeat with a canceled context: %d calls, (%d, %v); want no call and (0, context.Canceled)", calls, n, err)
 	}
+}
+
+// afterRun returns an Observer that calls f with the runs so far and the
+// wait of every Retrying event.
+func afterRun(f func(runs int, wait time.Duration)) retry.Observer {
+	return retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		if e.Kind == retry.Retrying {
+			f(e.Attempt, e.Delay)
+		}
+	})
 }

@@ -24,7 +24,7 @@ func TestCancelDuringWaitRealClock(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	waiting := make(chan struct{})
-	o := retry.Options{OnRetry: func(int, error, time.Duration, string) { close(waiting) }}
+	o := retry.Options{Observer: on(retry.Retrying, func(retry.Event) { close(waiting) })}
 	go func() {
 		<-waiting
 		cancel()

@@ -22,7 +22,7 @@ func TestConcurrentCallers(t *testing.T) {
 	var retries atomic.Int64
 	o := retry.Options{
 		Caps:    retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Real()},
-		OnRetry: func(int, error, time.Duration, string) { retries.Add(1) },
+		Observer: on(retry.Retrying, func(retry.Event) { retries.Add(1) }),
 	}
 	const callers = 60
 	results := make([]error, callers)

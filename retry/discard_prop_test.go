@@ -30,7 +30,7 @@ const (
 type panicked struct{}
 
 // TestPropDiscardOnce: over random outcomes, cancellation points and panics
-// (in op, the judge and OnRetry), every response the runner made is either
+// (in op, the judge and the Observer), every response the runner made is either
 // returned, open, or discarded exactly once; none is both, none is lost.
 func TestPropDiscardOnce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -85,11 +85,11 @@ func TestPropDiscardOnce(t *testing.T) {
 		}
 		o := retry.Options{
 			Caps: retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)},
-			OnRetry: func(attempt int, _ error, _ time.Duration, _ string) {
-				if attempt == hookPanicAt {
+			Observer: on(retry.Retrying, func(e retry.Event) {
+				if e.Attempt == hookPanicAt {
 					panic(panicked{})
 				}
-			},
+			}),
 		}
 		if timeout {
 			o.AttemptTimeout = time.Hour

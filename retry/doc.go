@@ -75,12 +75,12 @@
 // state, and one block for the run, the later attempts' context and the
 // held result); a retry with no delay arms no timer and allocates nothing.
 //
-// Observability: Options.OnRetry is called before each wait, OnGiveUp
-// when the runner gives up and OnRecovered when a call succeeds after
-// retries, each with the judgement's reason; Options.Logger gets a debug
-// record per retry and a warning when the runner gives up.
-// Options.Observer receives an Event for each of these and for every
-// attempt (with its verdict and duration), tagged with Options.Target:
-// what metrics and tracing adapters count. With none set, the runner reads
-// no clock for it and allocates nothing.
+// Observability has one channel, Options.Observer: an Event for every
+// attempt (with its verdict and duration), before each wait (Retrying),
+// when the runner gives up (GaveUp) and when a call succeeds after retries
+// (Recovered), each with the judgement's reason label and tagged with
+// Options.Target. LogObserver writes them to a log/slog logger, the
+// promrecur and otelrecur modules count them, ObserverFunc makes a hook of
+// a function and Observers combines several. With none set, the runner
+// reads no clock for it and allocates nothing.
 package retry

@@ -39,9 +39,11 @@ func ExampleDo() {
 	}
 	o := retry.Options{
 		Caps: retry.Caps{Clock: clockcap.Virtual(time.Now()), Random: randcap.Seeded(1)},
-		OnRecovered: func(attempts int, reason string) {
-			fmt.Printf("recovered from %s after %d attempts\n", reason, attempts)
-		},
+		Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+			if e.Kind == retry.Recovered {
+				fmt.Printf("recovered from %s after %d attempts\n", e.Label, e.Attempt)
+			}
+		}),
 	}
 	policy := schedule.Intersect{A: schedule.Backoff(100*time.Millisecond, time.Second), B: schedule.Times{N: 5}}
 	resp, err := retry.Do(context.Background(), o, policy, judge, discard, get)

@@ -32,9 +32,11 @@ func ExampleRetryWhile() {
 	clock := clockcap.Virtual(time.Now())
 	o := retry.Options{
 		Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)},
-		OnRetry: func(attempt int, err error, delay time.Duration, _ string) {
-			fmt.Printf("attempt %d: %v; retrying in %v\n", attempt, err, delay.Round(time.Millisecond))
-		},
+		Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+			if e.Kind == retry.Retrying {
+				fmt.Printf("attempt %d: %v; retrying in %v\n", e.Attempt, e.Err, e.Delay.Round(time.Millisecond))
+			}
+		}),
 	}
 	_, err := retry.RetryWhile(context.Background(), o, policy, worthRetrying, func(context.Context) (string, error) {
 		return "", statusError{503}

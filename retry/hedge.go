@@ -63,7 +63,7 @@ const MaxCopies = 100
 // receives an Attempted event for every copy that answered before Hedge
 // returned, a Hedged event for every copy after the first as it starts,
 // HedgeWon when such a copy wins, and HedgeCanceled for every copy Hedge
-// cancels. OnRetry, OnGiveUp and Logger are not used.
+// cancels, and GaveUp as a retry runner does.
 func Hedge[T any](ctx context.Context, o Options, s schedule.Schedule, judge Judge[T], discard func(T), op func(context.Context) (T, error)) (T, error) {
 	var zero T
 	_, valid := interp.Check(s)
@@ -297,10 +297,7 @@ func (h *hedge[T]) launch(now time.Time) error {
 // record tells the breaker, the budget and the observer how copy c ended.
 func (h *hedge[T]) record(c *hedgeCopy, v verdict.Verdict, err error) {
 	o := h.o
-	rec := v
-	if v != verdict.Success && h.ctx.Err() != nil {
-		rec = verdict.Neutral // the caller gave up: that says nothing of the target
-	}
+	rec := verdict.Recorded(h.ctx, v)
 	if o.Breaker != nil {
 		o.Breaker.Record(&c.permit, rec)
 	}

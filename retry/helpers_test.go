@@ -53,7 +53,8 @@ func (s *script) op(ctx context.Context) (int, error) {
 	return i + 1, s.steps[i].err
 }
 
-// hookLog records what OnRetry was called with.
+// hookLog records the Retrying events of a run: attempt, error, delay and
+// label.
 type hookLog struct {
 	attempts []int
 	errs     []error
@@ -61,11 +62,24 @@ type hookLog struct {
 	reasons  []string
 }
 
-func (h *hookLog) hook(attempt int, err error, delay time.Duration, reason string) {
-	h.attempts = append(h.attempts, attempt)
-	h.errs = append(h.errs, err)
-	h.delays = append(h.delays, delay)
-	h.reasons = append(h.reasons, reason)
+// Observe records e if it is a Retrying event.
+func (h *hookLog) Observe(_ context.Context, e retry.Event) {
+	if e.Kind != retry.Retrying {
+		return
+	}
+	h.attempts = append(h.attempts, e.Attempt)
+	h.errs = append(h.errs, e.Err)
+	h.delays = append(h.delays, e.Delay)
+	h.reasons = append(h.reasons, e.Label)
+}
+
+// on returns an Observer that calls f for every event of kind k.
+func on(k retry.EventKind, f func(retry.Event)) retry.Observer {
+	return retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		if e.Kind == k {
+			f(e)
+		}
+	})
 }
 
 // asError returns err as a *retry.Error or fails the test.

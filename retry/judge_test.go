@@ -49,9 +49,8 @@ func TestDoRetriesA503WithoutError(t *testing.T) {
 	var recovered []any
 	var h hookLog
 	o := retry.Options{
-		Caps:        retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)},
-		OnRetry:     h.hook,
-		OnRecovered: func(n int, reason string) { recovered = append(recovered, n, reason) },
+		Caps:     retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Seeded(1)},
+		Observer: retry.Observers(&h, on(retry.Recovered, func(e retry.Event) { recovered = append(recovered, e.Attempt, e.Label) })),
 	}
 	r, err := retry.Do(context.Background(), o, schedule.Times{N: 5}, byStatus, closeBody, op)
 	if err != nil || r != got[2] {
@@ -61,10 +60,10 @@ func TestDoRetriesA503WithoutError(t *testing.T) {
 		t.Errorf("closes per response (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]any{3, "status_503"}, recovered); diff != "" {
-		t.Errorf("OnRecovered (-want +got):\n%s", diff)
+		t.Errorf("Recovered events (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"status_503", "status_503"}, h.reasons); diff != "" {
-		t.Errorf("OnRetry reasons (-want +got):\n%s", diff)
+		t.Errorf("Retrying labels (-want +got):\n%s", diff)
 	}
 }
 
@@ -75,7 +74,7 @@ func TestDoGivesUpWithTheLastResult(t *testing.T) {
 		return got[len(got)-1], nil
 	}
 	var gaveUp *retry.Error
-	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}, OnGiveUp: func(e *retry.Error) { gaveUp = e }}
+	o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}, Observer: on(retry.GaveUp, func(e retry.Event) { gaveUp, _ = e.Err.(*retry.Error) })}
 	r, err := retry.Do(context.Background(), o, schedule.Times{N: 3}, byStatus, closeBody, op)
 	e := asError(t, err)
 	want := retry.Error{Attempts: 3, Reason: retry.Exhausted, Label: "status_503"}
@@ -83,7 +82,7 @@ func TestDoGivesUpWithTheLastResult(t *testing.T) {
 		t.Errorf("error (-want +got):\n%s", diff)
 	}
 	if gaveUp != e {
-		t.Errorf("OnGiveUp saw %v, want the returned error", gaveUp)
+		t.Errorf("GaveUp event had %v, want the returned error", gaveUp)
 	}
 	if r != got[2] || r.closed != 0 {
 		t.Errorf("returned %+v, want the last response, open", r)

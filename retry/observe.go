@@ -70,8 +70,8 @@ const (
 	// Attempted: an attempt ended. Every attempt made reports one, the
 	// first included, whatever its outcome.
 	Attempted EventKind = iota + 1
-	// Retrying: the runner is about to wait before another attempt; this
-	// is where Options.OnRetry is called.
+	// Retrying: the runner is about to wait before another attempt (for
+	// repeat.Repeat, another run).
 	Retrying
 	// GaveUp: the runner gave up on an outcome it would have retried, or
 	// was refused before the first attempt by the breaker or the budget.

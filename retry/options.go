@@ -3,7 +3,6 @@ package retry
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/recur-go/recur/breaker"
@@ -15,11 +14,19 @@ import (
 
 // Options are the capabilities and knobs of a run. The zero value is ready
 // to use: the real clock and random, no per-attempt timeout, pushback
-// bounded only by the context's deadline, no hook and no logging. Options
-// is a plain value; one value may be shared by any number of concurrent
-// calls if its Clock, Random, OnRetry and Logger may.
+// bounded only by the context's deadline, no observer. Options is a plain
+// value; one value may be shared by any number of concurrent calls if its
+// Clock, Random and Observer may.
+//
+// The adapters (httpretry, grpcretry, pgretry, redisretry, natsretry)
+// take an Options too, in their Config's Options field, with one rule:
+// Target, Breaker and Budget are theirs to set for each call, from the
+// target the call goes to and their Config's Breaker and Budget
+// registries, so an Options that sets any of the three is an error from
+// the adapter's constructor. Every other field means what it means here,
+// and an adapter that has no use for one says so in its Config's doc.
 type Options struct {
-	// Caps are the clock, the random source and the logger.
+	// Caps are the clock and the random source.
 	Caps
 
 	// AttemptTimeout, when positive, bounds each attempt: the operation's
@@ -35,27 +42,10 @@ type Options struct {
 	// still bounds every wait. Negative is an error.
 	MaxPushback time.Duration
 
-	// OnRetry, if not nil, is called before each wait with the number of
-	// the attempt that just ended (from 1), its error, the delay chosen
-	// before the next one and the reason of its judgement (see Judgement;
-	// empty unless a Judge gave one). It runs on the caller's goroutine and must
-	// not block for long.
-	OnRetry func(attempt int, err error, delay time.Duration, reason string)
-
-	// OnGiveUp, if not nil, is called when the runner gives up on an
-	// outcome it would have retried, with the *Error it returns; e.Label
-	// is the reason of the last judgement (see Judgement). It runs on the
-	// caller's goroutine and must not keep e's result.
-	OnGiveUp func(e *Error)
-
-	// OnRecovered, if not nil, is called when an attempt after a retry
-	// succeeds, with the number of attempts made and the reason of the
-	// judgement that led to the last retry: what the call recovered from.
-	OnRecovered func(attempts int, reason string)
-
 	// Observer, if not nil, receives an Event for every attempt, retry,
-	// give-up and recovery, for metrics and traces (see Observer). It
-	// costs two clock reads per attempt; nil costs nothing.
+	// give-up and recovery: the one channel for logs (LogObserver), metrics
+	// and traces (see Observer; Observers combines several). It costs two
+	// clock reads per attempt; nil costs nothing.
 	Observer Observer
 
 	// Target names the dependency the calls are made to, such as
@@ -92,10 +82,9 @@ type Options struct {
 	Unthrottled bool
 }
 
-// Caps are the capabilities a runner uses to read the time, wait, draw
-// randomness and log: the fields that retry.Options, repeat.Options and
-// the adapters' options share. The zero value is the real clock, the real
-// random source and no logging.
+// Caps are the capabilities a runner uses to read the time, wait and draw
+// randomness: the fields that retry.Options and repeat.Options share. The
+// zero value is the real clock and the real random source.
 type Caps struct {
 	// Clock reads the time and waits; nil means clockcap.Real(). A test
 	// passes clockcap.Virtual to run a retry loop in no time. The
@@ -106,15 +95,6 @@ type Caps struct {
 	// Random gives each run its seed, from which all its jitter derives;
 	// nil means randcap.Real(). A test passes randcap.Seeded to pin it.
 	Random randcap.Random
-
-	// Logger, if not nil, receives the runner's records: for retry's
-	// runners, one debug record per retry and one record when the runner
-	// gives up, at warn level, because a call that failed after all its
-	// retries is what an operator wants to see at a service's default
-	// level (info) while single retries are noise; a call the caller
-	// cancelled gives up at debug level, since the caller chose it. A
-	// call that succeeds at once logs nothing.
-	Logger *slog.Logger
 }
 
 // guarded reports whether attempts go through a breaker or a budget, the
@@ -151,6 +131,27 @@ var (
 	errMaxPushback    = errors.New("retry: negative Options.MaxPushback")
 	errUnthrottled    = errors.New("retry: Options sets both Budget and Unthrottled")
 )
+
+// Check returns what is wrong with o, or nil: a negative AttemptTimeout or
+// MaxPushback, or both Budget and Unthrottled set. A runner returns the
+// same error before its first attempt; call Check where Options are
+// loaded, to report a mistake then rather than at the first call.
+func (o Options) Check() error { return o.check(nil, true, false) }
+
+// CheckAdapter is Check for an Options handed to an adapter, which sets
+// Target, Breaker and Budget for each call itself: it also reports any of
+// the three set. The adapters' constructors return its error.
+func (o Options) CheckAdapter() error {
+	switch {
+	case o.Target != "":
+		return errors.New("retry: Options.Target is set: the adapter sets it for each call")
+	case o.Breaker != nil:
+		return errors.New("retry: Options.Breaker is set: give the adapter's Config a Breaker registry instead")
+	case o.Budget != nil:
+		return errors.New("retry: Options.Budget is set: give the adapter's Config a Budget registry instead")
+	}
+	return o.Check()
+}
 
 // invalid reports whether check has something to say; it is the cheap
 // test that the first attempt's path makes.

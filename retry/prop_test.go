@@ -71,7 +71,7 @@ func TestPropRetryFollowsSchedule(t *testing.T) {
 		clock := clockcap.Virtual(start)
 		var h hookLog
 		calls := 0
-		o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(seed)}, OnRetry: h.hook}
+		o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(seed)}, Observer: &h}
 		v, err := retry.Retry(ctx, o, s, func(context.Context) (int, error) {
 			if deadline > 0 && calls > 0 && clock.Elapsed() >= deadline {
 				t.Fatalf("attempt %d starts at %v, at or after the deadline", calls+1, clock.Elapsed())

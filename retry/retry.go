@@ -2,7 +2,6 @@ package retry
 
 import (
 	"context"
-	"log/slog"
 	"time"
 
 	"github.com/recur-go/recur/breaker"
@@ -35,8 +34,9 @@ func Retry[T any](ctx context.Context, o Options, s schedule.Schedule, op func(c
 //     longer (capped by Options.MaxPushback); if the wait would end at or
 //     after ctx's deadline, it returns an *Error with Reason Deadline at
 //     once instead of sleeping into the deadline;
-//   - it calls Options.OnRetry, logs, waits on Options.Clock (returning an
-//     *Error promptly if ctx ends meanwhile) and tries again.
+//   - it reports a Retrying event to Options.Observer, waits on
+//     Options.Clock (returning an *Error promptly if ctx ends meanwhile)
+//     and tries again.
 //
 // Every *Error wraps the last attempt's error, so errors.Is and errors.As
 // see through it. The value returned is always the one the last attempt
@@ -180,9 +180,7 @@ func guard[T any](ctx context.Context, o *Options, rl *rules[T], op func(context
 	}()
 	v, err = invoke(ctx, o, op)
 	jd = judge(v, err)
-	if rec = jd.Verdict; jd.Verdict != verdict.Success && ctx.Err() != nil {
-		rec = verdict.Neutral // the caller gave up: that says nothing of the target
-	}
+	rec = verdict.Recorded(ctx, jd.Verdict)
 	return v, err, jd, nil
 }
 
@@ -287,14 +285,8 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		if o.Budget != nil && !o.Budget.AllowRetry() {
 			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Budget, Err: err}, jd.Reason))
 		}
-		if o.OnRetry != nil {
-			o.OnRetry(attempt, err, wait, jd.Reason)
-		}
 		if o.Observer != nil {
 			o.Observer.Observe(ctx, Event{Kind: Retrying, Target: o.Target, Attempt: attempt, Delay: wait, Label: jd.Reason, Err: err})
-		}
-		if o.Logger != nil {
-			o.logRetry(ctx, attempt, wait, jd.Reason, err)
 		}
 		if serr := clock.Sleep(ctx, wait); serr != nil {
 			return c.out(o.giveUp(ctx, stopped(ctx, attempt, err, serr), jd.Reason))
@@ -326,61 +318,20 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 			o.attempted(ctx, attempt+1, a0, jd, err)
 		}
 		if !jd.Verdict.Retry() {
-			if jd.Verdict == verdict.Success && (o.OnRecovered != nil || o.Observer != nil) {
-				o.recovered(ctx, attempt+1, why)
+			if jd.Verdict == verdict.Success && o.Observer != nil {
+				o.Observer.Observe(ctx, Event{Kind: Recovered, Target: o.Target, Attempt: attempt + 1, Label: why})
 			}
 			return c.out(err)
 		}
 	}
 }
 
-// giveUp records reason, the label of the last judgement, in e, logs e,
-// calls OnGiveUp and returns e.
+// giveUp records reason, the label of the last judgement, in e, reports
+// it to the Observer and returns e.
 func (o *Options) giveUp(ctx context.Context, e *Error, reason string) error {
 	e.Label = reason
-	if o.Logger != nil {
-		level := slog.LevelWarn
-		if e.Reason == Canceled {
-			level = slog.LevelDebug // the caller's own choice, not a failure to report
-		}
-		if reason == "" {
-			o.Logger.LogAttrs(ctx, level, "retry: giving up",
-				slog.Int("attempts", e.Attempts), slog.String("reason", e.Reason.String()), slog.Any("err", e.Err))
-		} else {
-			o.Logger.LogAttrs(ctx, level, "retry: giving up",
-				slog.Int("attempts", e.Attempts), slog.String("reason", e.Reason.String()),
-				slog.String("label", reason), slog.Any("err", e.Err))
-		}
-	}
-	if o.OnGiveUp != nil {
-		o.OnGiveUp(e)
-	}
 	if o.Observer != nil {
 		o.Observer.Observe(ctx, Event{Kind: GaveUp, Target: o.Target, Attempt: e.Attempts, Label: reason, Reason: e.Reason, Err: e})
 	}
 	return e
-}
-
-// recovered reports a success after retries to OnRecovered and the
-// Observer.
-func (o *Options) recovered(ctx context.Context, attempts int, why string) {
-	if o.OnRecovered != nil {
-		o.OnRecovered(attempts, why)
-	}
-	if o.Observer != nil {
-		o.Observer.Observe(ctx, Event{Kind: Recovered, Target: o.Target, Attempt: attempts, Label: why})
-	}
-}
-
-// logRetry logs a retry at debug level, with the judgement's reason label
-// when there is one.
-func (o *Options) logRetry(ctx context.Context, attempt int, wait time.Duration, label string, err error) {
-	if label == "" {
-		o.Logger.LogAttrs(ctx, slog.LevelDebug, "retry",
-			slog.Int("attempt", attempt), slog.Duration("delay", wait), slog.Any("err", err))
-		return
-	}
-	o.Logger.LogAttrs(ctx, slog.LevelDebug, "retry",
-		slog.Int("attempt", attempt), slog.Duration("delay", wait),
-		slog.String("label", label), slog.Any("err", err))
 }

@@ -92,7 +92,7 @@ func TestSeedTryHardThenOncePerMinute(t *testing.T) {
 			steps[5].err = nil
 			sc := &script{clock: clock, steps: steps}
 			var h hookLog
-			o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}, OnRetry: h.hook}
+			o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}, Observer: &h}
 			v, err := retry.Retry(context.Background(), o, s, sc.op)
 			if err != nil || v != 6 {
 				t.Fatalf("Retry = %d, %v; want 6, nil", v, err)
@@ -296,7 +296,7 @@ func TestOnRetry(t *testing.T) {
 	pushed := retry.After(errFlaky, 5*sec)
 	sc := &script{clock: clock, steps: []step{{err: errFlaky}, {err: pushed}, {err: errTimeout}, {}}}
 	var h hookLog
-	o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}, OnRetry: h.hook}
+	o := retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}, Observer: &h}
 	s := schedule.Exponential{Base: sec, FactorPct: 200, Cap: time.Minute}
 	if _, err := retry.Retry(context.Background(), o, s, sc.op); err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ import (
 func TestConcurrentCallers(t *testing.T) {
 	var retries atomic.Int64
 	o := retry.Options{
-		Caps:    retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Real()},
+		Caps:     retry.Caps{Clock: clockcap.Virtual(epoch), Random: randcap.Real()},
 		Observer: on(retry.Retrying, func(retry.Event) { retries.Add(1) }),
 	}
 	const callers = 60

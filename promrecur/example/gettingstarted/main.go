@@ -111,7 +111,7 @@ func run(ctx context.Context, out io.Writer) error {
 	srv.SetDown(false) // the outage is over
 
 	// Step 4: an HTTP client that retries by itself.
-	tr := &httpretry.Transport{Schedule: policy, Observer: metrics}
+	tr := &httpretry.Transport{Policy: policy, Options: retry.Options{Observer: metrics}}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 5 * time.Second}
 	resp, err := client.Get(url)

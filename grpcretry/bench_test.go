@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/recur-go/recur/grpcretry"
+	"github.com/recur-go/recur/parse"
 )
 
 // BenchmarkInterceptor measures what the interceptor adds to a call, with
@@ -37,7 +38,8 @@ func BenchmarkInterceptor(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			opts, _ := virtual()
-			ic, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{Schedule: steady(3), Options: opts, Unthrottled: bc.unthrottled})
+			opts.Unthrottled = bc.unthrottled
+			ic, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{Policy: steady(3), Options: opts})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -65,7 +67,7 @@ func BenchmarkLoopback(b *testing.B) {
 			srv := start(b, nil)
 			var ics []grpc.UnaryClientInterceptor
 			if with {
-				ic, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{Policy: "fulljitter(10ms, 1s) & times(3)"})
+				ic, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{Policy: parse.MustParse("fulljitter(10ms, 1s) & times(3)")})
 				if err != nil {
 					b.Fatal(err)
 				}

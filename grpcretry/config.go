@@ -7,33 +7,29 @@ import (
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/grpcconfig"
-	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"google.golang.org/grpc/codes"
 )
 
 // Config says which unary calls to retry, when, and what guards them.
-// Set at most one of Schedule, Policy and ServiceConfig; with none,
-// every method retries UNAVAILABLE on retry.DefaultSchedule(). Every
-// other field has a usable zero value. A Config is a plain value, checked
-// once by UnaryClientInterceptor.
+// Set at most one of Policy and ServiceConfig; with neither, every method
+// retries UNAVAILABLE on retry.DefaultSchedule(). Every other field has a
+// usable zero value. A Config is a plain value, checked once by
+// UnaryClientInterceptor.
 type Config struct {
-	// Schedule is the retry policy of every unary method, such as
+	// Policy is the retry policy of every unary method, such as
 	// Intersect(FullJitter(100ms, 2s), Times(4)): at most 4 attempts,
-	// full-jitter waits between them.
-	Schedule schedule.Schedule
+	// full-jitter waits between them. A policy read from a file or a flag
+	// is parse.Parse's result or a parse.Policy's Schedule. Nil means
+	// retry.DefaultSchedule(), unless ServiceConfig is set.
+	Policy schedule.Schedule
 
-	// Policy is Schedule written in recur's policy language, such as
-	// "fulljitter(100ms, 2s) & times(4)", for a policy read from a file
-	// or a flag.
-	Policy string
-
-	// Codes are the status codes retried under Schedule or Policy; nil
-	// means UNAVAILABLE only, the one code that says the server did not
-	// handle the call. Add a code only if every method the interceptor
-	// sees may run twice. With ServiceConfig it must be nil: each
-	// retryPolicy names its own retryableStatusCodes.
+	// Codes are the status codes retried under Policy; nil means
+	// UNAVAILABLE only, the one code that says the server did not handle
+	// the call. Add a code only if every method the interceptor sees may
+	// run twice. With ServiceConfig it must be nil: each retryPolicy names
+	// its own retryableStatusCodes.
 	Codes []codes.Code
 
 	// ServiceConfig, if not nil, says per method how to retry, as gRPC
@@ -41,7 +37,7 @@ type Config struct {
 	// else the one that names its service, else the default one. Its
 	// retryPolicy becomes a schedule (see grpcconfig); a method it gives
 	// no retryPolicy is called once. Its retryThrottling, if any,
-	// configures the token buckets when Budgets is nil.
+	// configures the token buckets when Budget is nil.
 	ServiceConfig *grpcconfig.ServiceConfig
 
 	// Jitter is the backoff formula ServiceConfig's policies follow: the
@@ -49,39 +45,49 @@ type Config struct {
 	// revision. It is ignored without ServiceConfig.
 	Jitter grpcconfig.Jitter
 
-	// Options are the runner's options for every call. A gRPC client
-	// talks to many targets, so the breaker and the budget are not among
-	// them: Breakers and Budgets keep one per target.
-	Options Options
+	// Hedge makes Policy time hedged copies of each call (retry.Hedge)
+	// instead of retries: a copy starts at each delay while no answer has
+	// come, the first OK answer wins and the others are canceled, a code
+	// in Codes (by default UNAVAILABLE) starts the next copy at once, any
+	// other ends the call. Every method the interceptor sees must then be
+	// idempotent. A ServiceConfig's hedgingPolicy does the same per
+	// method; Hedge with a ServiceConfig is an error.
+	Hedge bool
 
-	// Breakers, if not nil, gives each target (the ClientConn's Target())
+	// Breaker, if not nil, gives each target (the ClientConn's Target())
 	// a circuit breaker that guards every attempt. An open breaker fails
 	// the call at once with status UNAVAILABLE "circuit open", without
 	// touching the network. Nil means no breaker: like retries, a
 	// breaker is opt-in.
-	Breakers *breaker.Registry
+	Breaker *breaker.Registry
 
-	// Budgets gives each target its retry budget. Nil means the
-	// target's shared default budget, budget.Shared().Get(target): gRFC
-	// A6's token bucket (10 tokens, 0.1 back per success, retries only
-	// while more than half are left), shared by every call to the target
-	// in the process; or, when ServiceConfig has a retryThrottling, a
-	// bucket per target made from it: a failing target sees about 10%
-	// extra load, never a storm.
-	Budgets *budget.Registry
+	// Budget gives each target its retry budget. Nil means the target's
+	// shared default budget, budget.Shared().Get(target): gRFC A6's token
+	// bucket (10 tokens, 0.1 back per success, retries only while more
+	// than half are left), shared by every call to the target in the
+	// process; or, when ServiceConfig has a retryThrottling, a bucket per
+	// target made from it: a failing target sees about 10% extra load,
+	// never a storm. Options.Unthrottled turns the default off; it is an
+	// error together with Budget.
+	Budget *budget.Registry
 
-	// Unthrottled turns the default budget off, so that only the
-	// schedule limits retries. It is an error together with Budgets.
-	Unthrottled bool
-
-	// Hedge makes Schedule or Policy time hedged copies of each call
-	// (retry.Hedge) instead of retries: a copy starts at each delay while
-	// no answer has come, the first OK answer wins and the others are
-	// canceled, a code in Codes (by default UNAVAILABLE) starts the next
-	// copy at once, any other ends the call. Every method the interceptor
-	// sees must then be idempotent. A ServiceConfig's hedgingPolicy does
-	// the same per method; Hedge with a ServiceConfig is an error.
-	Hedge bool
+	// Options are the runner's options for every call, as package retry
+	// documents them. The interceptor sets Target (the ClientConn's
+	// Target()), Breaker and Budget (the target's, from Breaker and
+	// Budget above) for each call; an Options that sets any of the three
+	// is an error. MaxPushback caps the server's grpc-retry-pushback-ms,
+	// and zero means DefaultMaxPushback, not no cap.
+	//
+	// The Observer's events carry the target as Target and the call's
+	// context, so a value the caller put on the context reaches it. The
+	// Label of a failed attempt (also retry.Error.Label) is one of a
+	// bounded set: the status code in lower-case kebab form
+	// ("unavailable", "deadline-exceeded", "resource-exhausted", ... one
+	// for each of gRPC's 17 codes; a code outside them is "unknown"),
+	// "attempt-timeout" for an attempt that AttemptTimeout cut short, and
+	// "canceled" for one the caller's context ended. A successful attempt
+	// has no label.
+	Options retry.Options
 }
 
 // policy is how one method is retried, or hedged.
@@ -108,45 +114,31 @@ type interceptor struct {
 
 // build checks c and turns it into an interceptor.
 func build(c Config) (*interceptor, error) {
-	set := 0
-	for _, ok := range []bool{c.Schedule != nil, c.Policy != "", c.ServiceConfig != nil} {
-		if ok {
-			set++
-		}
+	if err := c.Options.CheckAdapter(); err != nil {
+		return nil, fmt.Errorf("grpcretry: Config.Options: %w", err)
 	}
 	switch {
-	case set > 1:
-		return nil, errors.New("grpcretry: Config sets more than one of Schedule, Policy and ServiceConfig")
-	case c.Options.AttemptTimeout < 0:
-		return nil, fmt.Errorf("grpcretry: Config.Options.AttemptTimeout %v is negative", c.Options.AttemptTimeout)
-	case c.Options.MaxPushback < 0:
-		return nil, fmt.Errorf("grpcretry: Config.Options.MaxPushback %v is negative", c.Options.MaxPushback)
-	case c.Budgets != nil && c.Unthrottled:
-		return nil, errors.New("grpcretry: Config sets both Budgets and Unthrottled")
+	case c.Policy != nil && c.ServiceConfig != nil:
+		return nil, errors.New("grpcretry: Config sets both Policy and ServiceConfig")
+	case c.Budget != nil && c.Options.Unthrottled:
+		return nil, errors.New("grpcretry: Config sets both Budget and Options.Unthrottled")
 	case c.ServiceConfig != nil && c.Hedge:
 		return nil, errors.New("grpcretry: Config sets both Hedge and ServiceConfig, whose hedgingPolicy says which methods are hedged")
 	case c.ServiceConfig != nil && c.Codes != nil:
 		return nil, errors.New("grpcretry: Config sets both Codes and ServiceConfig, whose retry policies name their own codes")
 	}
-	ic := &interceptor{opts: c.Options.runner(), breakers: c.Breakers, budgets: c.Budgets}
-	ic.opts.Unthrottled = c.Unthrottled
+	ic := &interceptor{opts: c.Options, breakers: c.Breaker, budgets: c.Budget}
 	if c.ServiceConfig != nil {
 		if err := ic.fromServiceConfig(c.ServiceConfig, c.Jitter); err != nil {
 			return nil, err
 		}
 	} else {
-		s := c.Schedule
-		if set == 0 {
+		s := c.Policy
+		if s == nil {
 			s = retry.DefaultSchedule()
 		}
-		if c.Policy != "" {
-			var err error
-			if s, err = parse.Parse(c.Policy); err != nil {
-				return nil, fmt.Errorf("grpcretry: Config.Policy: %w", err)
-			}
-		}
 		if err := schedule.Validate(s); err != nil {
-			return nil, fmt.Errorf("grpcretry: Config.Schedule: %w", err)
+			return nil, fmt.Errorf("grpcretry: Config.Policy: %w", err)
 		}
 		mask, err := codeMask(c.Codes)
 		if err != nil {
@@ -154,7 +146,7 @@ func build(c Config) (*interceptor, error) {
 		}
 		ic.all = &policy{s: s, retry: mask, hedge: c.Hedge}
 	}
-	if ic.budgets == nil && !c.Unthrottled {
+	if ic.budgets == nil && !c.Options.Unthrottled {
 		ic.budgets = budget.Shared()
 		if c.ServiceConfig != nil && c.ServiceConfig.Throttling != nil {
 			r, err := budget.NewRegistry(*c.ServiceConfig.Throttling, 0)

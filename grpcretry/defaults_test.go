@@ -40,7 +40,8 @@ func TestDeadTargetThrottledByDefault(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := start(t, always(codes.Unavailable))
 			opts, _ := virtual()
-			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Options: opts, Unthrottled: tc.unthrottled}))
+			opts.Unthrottled = tc.unthrottled
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Options: opts}))
 			for range 100 {
 				if _, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{}); err == nil {
 					t.Fatal("a call to a server that fails every call succeeded")

@@ -7,11 +7,15 @@
 //
 // # Use
 //
+//	policy, err := parse.Parse("fulljitter(100ms, 2s) & times(4)")
+//	if err != nil {
+//		return err // the policy did not parse
+//	}
 //	retrying, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{
-//		Policy: "fulljitter(100ms, 2s) & times(4)", // or Schedule: a schedule.Schedule
+//		Policy: policy, // or a schedule.Schedule built in Go
 //	})
 //	if err != nil {
-//		return err // the policy did not parse, or the Config is inconsistent
+//		return err // the Config is inconsistent
 //	}
 //	conn, err := grpc.NewClient(target,
 //		grpc.WithTransportCredentials(creds),
@@ -29,7 +33,7 @@
 //
 //   - A call whose context is already done is not sent: it returns the
 //     context's error at once.
-//   - An open circuit breaker (Config.Breakers, one per target) fails the
+//   - An open circuit breaker (Config.Breaker, one per target) fails the
 //     call at once with status UNAVAILABLE "circuit open", without
 //     touching the network; errors.Is(err, breaker.ErrOpen) holds.
 //   - Each attempt after the first carries the metadata
@@ -41,14 +45,14 @@
 //   - The call's deadline bounds all attempts together: a retry whose wait
 //     would end past it is not made.
 //   - A trailer grpc-retry-pushback-ms makes the next wait at least that
-//     many milliseconds, cut to Options.MaxPushback (DefaultMaxPushback,
-//     30s, when zero); a negative or unreadable value, or several values,
-//     stop the retries.
-//   - The target's retry budget (Config.Budgets; by default the target's
+//     many milliseconds, cut to Config.Options.MaxPushback
+//     (DefaultMaxPushback, 30s, when zero); a negative or unreadable
+//     value, or several values, stop the retries.
+//   - The target's retry budget (Config.Budget; by default the target's
 //     shared A6 token bucket, budget.Shared, which every call to that
 //     target in the process draws on) allows a retry only while the
 //     target is mostly answering: a failing target sees about 10% extra
-//     load, never a storm. Config.Unthrottled turns it off.
+//     load, never a storm. Config.Options.Unthrottled turns it off.
 //
 // # What counts as a failure
 //
@@ -62,6 +66,14 @@
 // caller's own deadline or cancellation ended counts nothing and is not
 // retried.
 //
+// # Observing
+//
+// Config.Options.Observer receives a retry.Event for every attempt,
+// retry, give-up and recovery, with the ClientConn's Target() as Target,
+// the attempt's reason label (its status code, such as "unavailable") as
+// Label, and the call's context; retry.LogObserver writes them to a
+// log/slog logger, and retry.Observers combines several observers.
+//
 // # Errors
 //
 // A call that was retried and still failed returns a *retry.Error that
@@ -73,8 +85,8 @@
 // # Not covered
 //
 // Streaming calls are not retried: there is no stream interceptor, and a
-// stream's messages cannot be replayed safely in general. Hedging (A6's
-// other half) is not provided.
+// stream's messages cannot be replayed safely in general. Hedging, A6's
+// other half, is Config.Hedge or a service config's hedgingPolicy.
 //
 // grpc-go has retries of its own, driven by a service config's
 // retryPolicy. Dial with grpc.WithDisableRetry, or give grpc-go no

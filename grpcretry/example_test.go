@@ -16,6 +16,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/recur-go/recur/grpcretry"
+	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/schedule"
 )
 
 // flaky fails the first two attempts of every call with UNAVAILABLE and
@@ -45,7 +47,7 @@ func Example() {
 	defer srv.Stop()
 
 	retrying, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{
-		Policy: "fulljitter(10ms, 100ms) & times(4)",
+		Policy: parse.MustParse("fulljitter(10ms, 100ms) & times(4)"),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -70,9 +72,15 @@ func Example() {
 	// client: hello <nil>
 }
 
+// A policy read from a file or a flag is parsed before it reaches the
+// Config, so a typo is reported where it is read; a Config whose policy
+// is built invalid in Go is refused by UnaryClientInterceptor.
 func ExampleUnaryClientInterceptor_badPolicy() {
-	_, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{Policy: "fulljitter(100ms, 2s) & tiems(4)"})
+	_, err := parse.Parse("fulljitter(100ms, 2s) & tiems(4)")
+	fmt.Println(err)
+	_, err = grpcretry.UnaryClientInterceptor(grpcretry.Config{Policy: schedule.Times{N: 0}})
 	fmt.Println(err)
 	// Output:
-	// grpcretry: Config.Policy: 1:25: unknown name "tiems"; did you mean "Times"?
+	// 1:25: unknown name "tiems"; did you mean "Times"?
+	// grpcretry: Config.Policy: Times: n 0 is below 1
 }

@@ -36,7 +36,7 @@ func TestBreakerOpen(t *testing.T) {
 	srv := start(t, always(codes.Unavailable))
 	opts, clock := virtual()
 	reg := breakers(t, clock)
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(2), Options: opts, Breakers: reg}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(2), Options: opts, Breaker: reg}))
 
 	// Two failed attempts open the breaker.
 	if _, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{}); status.Code(err) != codes.Unavailable {
@@ -71,7 +71,7 @@ func TestBreakerOpen(t *testing.T) {
 func TestBreakerOpensMidCall(t *testing.T) {
 	srv := start(t, always(codes.Unavailable))
 	opts, clock := virtual()
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts, Breakers: breakers(t, clock)}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(5), Options: opts, Breaker: breakers(t, clock)}))
 	_, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{})
 	re, ok := errors.AsType[*retry.Error](err)
 	if !ok {
@@ -121,7 +121,7 @@ func TestBreakerVerdicts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(2), Codes: tt.codes, Options: opts, Breakers: reg}))
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(2), Codes: tt.codes, Options: opts, Breaker: reg}))
 			ctx := context.Background()
 			if tt.callTimeout > 0 {
 				var cancel context.CancelFunc
@@ -146,7 +146,7 @@ func TestBudgetPerTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts, _ := virtual()
-	ic := intercept(t, grpcretry.Config{Schedule: steady(10), Options: opts, Budgets: budgets})
+	ic := intercept(t, grpcretry.Config{Policy: steady(10), Options: opts, Budget: budgets})
 	clientA, clientB := dial(t, a.addr, ic), dial(t, b.addr, ic)
 
 	// 4 tokens: a retry needs more than 2, each failure takes 1.
@@ -180,13 +180,14 @@ func TestBudgetPerTarget(t *testing.T) {
 	}
 }
 
-// TestDefaultBudget: with no Budgets, A6's default token bucket stops a
+// TestDefaultBudget: with no Budget, A6's default token bucket stops a
 // failing target's retries after 5 failures; Unthrottled lifts it.
 func TestDefaultBudget(t *testing.T) {
 	for _, unthrottled := range []bool{false, true} {
 		srv := start(t, always(codes.Unavailable))
 		opts, _ := virtual()
-		client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(8), Options: opts, Unthrottled: unthrottled}))
+		opts.Unthrottled = unthrottled
+		client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(8), Options: opts}))
 		_, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{})
 		want := retry.Error{Attempts: 5, Reason: retry.Budget}
 		if unthrottled {
@@ -211,7 +212,7 @@ func TestBudgetRefusesCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(1), Options: opts, Budgets: budgets}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(1), Options: opts, Budget: budgets}))
 	// Failures teach the adaptive budget that the target rejects calls.
 	refused := 0
 	for range 50 {

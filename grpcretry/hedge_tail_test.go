@@ -11,6 +11,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/recur-go/recur/grpcretry"
+	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/retry"
 )
 
 // tailBehaviour answers one call in 20 (5%) after 200ms, or when its
@@ -66,9 +68,9 @@ func TestHedgeTailLatency(t *testing.T) {
 	}
 	const calls = 2000
 	plainSrv := start(t, tailBehaviour)
-	plain := grpcTail(t, dial(t, plainSrv.addr, intercept(t, grpcretry.Config{Policy: "times(1)", Unthrottled: true})), calls)
+	plain := grpcTail(t, dial(t, plainSrv.addr, intercept(t, grpcretry.Config{Policy: parse.MustParse("times(1)"), Options: retry.Options{Unthrottled: true}})), calls)
 	hedgedSrv := start(t, tailBehaviour)
-	hedged := grpcTail(t, dial(t, hedgedSrv.addr, intercept(t, grpcretry.Config{Policy: "spaced(10ms) & times(3)", Hedge: true, Unthrottled: true})), calls)
+	hedged := grpcTail(t, dial(t, hedgedSrv.addr, intercept(t, grpcretry.Config{Policy: parse.MustParse("spaced(10ms) & times(3)"), Hedge: true, Options: retry.Options{Unthrottled: true}})), calls)
 	q := func(s []time.Duration, f float64) time.Duration { return s[min(len(s)-1, int(f*float64(len(s))))] }
 	p99, h99 := q(plain, 0.99), q(hedged, 0.99)
 	extra := float64(hedgedSrv.count()-calls) / calls

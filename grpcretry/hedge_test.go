@@ -16,6 +16,7 @@ import (
 	"github.com/recur-go/recur/grpcconfig"
 	"github.com/recur-go/recur/grpcretry"
 	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/retry"
 )
 
 // firstSlow answers the first copy of a call (the one without
@@ -41,7 +42,7 @@ func firstSlow(d time.Duration) func(context.Context, int) error {
 // winner's.
 func TestHedgeUnary(t *testing.T) {
 	srv := start(t, firstSlow(2*time.Second))
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: "spaced(10ms) & times(3)", Hedge: true, Unthrottled: true}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: parse.MustParse("spaced(10ms) & times(3)"), Hedge: true, Options: retry.Options{Unthrottled: true}}))
 	begin := time.Now()
 	reply, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{})
 	took := time.Since(begin)
@@ -67,7 +68,7 @@ func TestHedgeFatalAndNonFatal(t *testing.T) {
 		}
 		return status.Error(codes.InvalidArgument, "bad request") // fatal
 	})
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: "spaced(1h) & times(4)", Hedge: true, Unthrottled: true}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: parse.MustParse("spaced(1h) & times(4)"), Hedge: true, Options: retry.Options{Unthrottled: true}}))
 	begin := time.Now()
 	_, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{})
 	if status.Code(err) != codes.InvalidArgument {
@@ -88,7 +89,7 @@ func TestHedgingPolicyFromServiceConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := start(t, firstSlow(2*time.Second))
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{ServiceConfig: sc, Unthrottled: true}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{ServiceConfig: sc, Options: retry.Options{Unthrottled: true}}))
 	begin := time.Now()
 	if _, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{}); err != nil {
 		t.Fatal(err)
@@ -96,7 +97,7 @@ func TestHedgingPolicyFromServiceConfig(t *testing.T) {
 	if took := time.Since(begin); took > time.Second || srv.count() != 2 {
 		t.Errorf("%d copies in %v; want 2, the call answered by the second", srv.count(), took)
 	}
-	if _, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{Schedule: parse.MustParse("times(2)"), Hedge: true, ServiceConfig: sc}); err == nil {
+	if _, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{Policy: parse.MustParse("times(2)"), Hedge: true, ServiceConfig: sc}); err == nil {
 		t.Error("Hedge with a ServiceConfig: no error")
 	}
 	_, err = grpcconfig.Parse([]byte(`{"methodConfig": [{"name": [{}],
@@ -113,7 +114,7 @@ func TestHedgePushbackStops(t *testing.T) {
 		_ = grpc.SetTrailer(ctx, metadata.Pairs(grpcretry.PushbackHeader, "-1"))
 		return status.Error(codes.Unavailable, "go away")
 	})
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: "spaced(10ms) & times(5)", Hedge: true, Unthrottled: true}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: parse.MustParse("spaced(10ms) & times(5)"), Hedge: true, Options: retry.Options{Unthrottled: true}}))
 	_, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{})
 	if status.Code(err) != codes.Unavailable || srv.count() != 1 {
 		t.Errorf("err = %v after %d copies; want UNAVAILABLE after 1", err, srv.count())

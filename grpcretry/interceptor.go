@@ -2,7 +2,6 @@ package grpcretry
 
 import (
 	"context"
-	"log/slog"
 	"strconv"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 // not retried by both:
 //
 //	retrying, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{
-//		Policy: "fulljitter(100ms, 2s) & times(4)",
+//		Policy: parse.MustParse("fulljitter(100ms, 2s) & times(4)"),
 //	})
 //	...
 //	conn, err := grpc.NewClient(target,
@@ -38,8 +37,9 @@ import (
 // attempt, up to Options.MaxPushback (DefaultMaxPushback when zero); a
 // negative or unreadable one ends the retries.
 //
-// Options.Logger, if set, gets the runner's records with the attributes
-// grpc.method and grpc.target added.
+// Options.Observer gets the runner's events, each with the ClientConn's
+// Target() as Target and the call's context; retry.LogObserver writes
+// them to a log/slog logger.
 //
 // A call that is retried and still fails returns a *retry.Error that
 // wraps the last attempt's status error: status.Code, status.FromError
@@ -65,9 +65,6 @@ func (ic *interceptor) unary(ctx context.Context, method string, req, reply any,
 	}
 	if ic.budgets != nil {
 		o.Budget = ic.budgets.Get(target)
-	}
-	if o.Logger != nil {
-		o.Logger = o.Logger.With(slog.String("grpc.method", method), slog.String("grpc.target", target))
 	}
 	c := &call{ctx: ctx, p: ic.policy(method), method: method, req: req, reply: reply, cc: cc, invoker: invoker, opts: opts, maxPush: o.MaxPushback}
 	if c.maxPush == 0 {
@@ -146,7 +143,7 @@ func withPreviousAttempts(ctx context.Context, n int) context.Context {
 }
 
 // judge is the runner's Judge: the verdict of classify and the attempt's
-// reason label (see Options.Observer). A nil error is a Success, with no
+// reason label (see Config.Options). A nil error is a Success, with no
 // label.
 func (c *call) judge(_ struct{}, err error) retry.Judgement {
 	if err == nil {

@@ -3,8 +3,10 @@ package grpcretry_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/grpcretry"
 	"github.com/recur-go/recur/internal/obstest"
+	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
@@ -40,15 +43,25 @@ func intercept(t *testing.T, c grpcretry.Config) grpc.UnaryClientInterceptor {
 
 // virtual returns runner options on a virtual clock, so retries wait no
 // real time, and the clock.
-func virtual() (grpcretry.Options, *clockcap.VirtualClock) {
+func virtual() (retry.Options, *clockcap.VirtualClock) {
 	clock := clockcap.Virtual(time.Now())
-	return grpcretry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, clock
+	return retry.Options{Caps: retry.Caps{Clock: clock, Random: randcap.Seeded(1)}}, clock
+}
+
+// retriedCodes returns an Observer that appends the status code of each
+// attempt that is retried to *codes.
+func retriedCodes(codes *[]codes.Code) retry.Observer {
+	return retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		if e.Kind == retry.Retrying {
+			*codes = append(*codes, status.Code(e.Err))
+		}
+	})
 }
 
 func TestRetriesUntilSuccess(t *testing.T) {
 	srv := start(t, failFirst(2, codes.Unavailable))
 	opts, clock := virtual()
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(5), Options: opts}))
 
 	resp, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{})
 	if err != nil {
@@ -68,7 +81,7 @@ func TestRetriesUntilSuccess(t *testing.T) {
 func TestGivesUpWhenTheScheduleStops(t *testing.T) {
 	srv := start(t, always(codes.Unavailable))
 	opts, _ := virtual()
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: "exponential(10ms, 200%, 1s) & times(3)", Options: opts}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: parse.MustParse("exponential(10ms, 200%, 1s) & times(3)"), Options: opts}))
 
 	_, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{})
 	re, ok := errors.AsType[*retry.Error](err)
@@ -113,7 +126,8 @@ func TestCodes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, always(tt.fail))
 			opts, _ := virtual()
-			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(3), Codes: tt.codes, Options: opts, Unthrottled: true}))
+			opts.Unthrottled = true
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(3), Codes: tt.codes, Options: opts}))
 			_, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{})
 			if got := status.Code(err); got != tt.fail {
 				t.Errorf("status code %v; want %v", got, tt.fail)
@@ -162,7 +176,7 @@ func TestPushback(t *testing.T) {
 			})
 			opts, clock := virtual()
 			opts.MaxPushback = tt.maxPushback
-			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(3), Options: opts}))
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(3), Options: opts}))
 			_, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{})
 			re, ok := errors.AsType[*retry.Error](err)
 			if !ok {
@@ -189,7 +203,7 @@ func TestPushback(t *testing.T) {
 func TestHangPastDeadline(t *testing.T) {
 	srv := start(t, hang)
 	opts, _ := virtual()
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Codes: []codes.Code{codes.Unavailable, codes.DeadlineExceeded}, Options: opts}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(5), Codes: []codes.Code{codes.Unavailable, codes.DeadlineExceeded}, Options: opts}))
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	_, err := client.UnaryCall(ctx, &testpb.SimpleRequest{})
@@ -216,8 +230,8 @@ func TestAttemptTimeout(t *testing.T) {
 	opts, _ := virtual()
 	opts.AttemptTimeout = 50 * time.Millisecond
 	var retried []codes.Code
-	opts.OnRetry = func(_ int, err error, _ time.Duration, _ string) { retried = append(retried, status.Code(err)) }
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}))
+	opts.Observer = retriedCodes(&retried)
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(5), Options: opts}))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if _, err := client.UnaryCall(ctx, &testpb.SimpleRequest{}); err != nil {
@@ -245,7 +259,7 @@ func TestAttemptTimeout(t *testing.T) {
 func TestDeadlineBoundsAllAttempts(t *testing.T) {
 	srv := start(t, always(codes.Unavailable))
 	opts, clock := virtual()
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: "exponential(400ms, 200%, 10s) & times(10)", Options: opts}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: parse.MustParse("exponential(400ms, 200%, 10s) & times(10)"), Options: opts}))
 	// The deadline is on the virtual timeline: 1 s of waits from now.
 	ctx, cancel := context.WithDeadline(context.Background(), clock.Now().Add(time.Second))
 	defer cancel()
@@ -283,7 +297,7 @@ func TestRemainingDeadline(t *testing.T) {
 		deadlines = append(deadlines, d)
 		return invoker(ctx, method, req, reply, cc, o...)
 	}
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}), record)
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(5), Options: opts}), record)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if _, err := client.UnaryCall(ctx, &testpb.SimpleRequest{}); err != nil {
@@ -315,8 +329,8 @@ func TestConnectionClosed(t *testing.T) {
 	})
 	opts, _ := virtual()
 	var retried []codes.Code
-	opts.OnRetry = func(_ int, err error, _ time.Duration, _ string) { retried = append(retried, status.Code(err)) }
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}))
+	opts.Observer = retriedCodes(&retried)
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(5), Options: opts}))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if _, err := client.UnaryCall(ctx, &testpb.SimpleRequest{}); err != nil {
@@ -336,7 +350,7 @@ func TestConnectionClosed(t *testing.T) {
 func TestPreviousAttemptsReplaced(t *testing.T) {
 	srv := start(t, failFirst(1, codes.Unavailable))
 	opts, _ := virtual()
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(5), Options: opts}))
 	var values [][]string
 	ctx := metadata.AppendToOutgoingContext(context.Background(), grpcretry.PreviousAttemptsHeader, "7", "x-other", "kept")
 	srv.behave = func(ctx context.Context, k int) error {
@@ -357,7 +371,7 @@ func TestPreviousAttemptsReplaced(t *testing.T) {
 func TestStreamsPassThrough(t *testing.T) {
 	srv := start(t, always(codes.Unavailable))
 	opts, _ := virtual()
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(5), Options: opts}))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(5), Options: opts}))
 	stream, err := client.StreamingOutputCall(context.Background(), &testpb.StreamingOutputCallRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -370,13 +384,13 @@ func TestStreamsPassThrough(t *testing.T) {
 	}
 }
 
-// TestLogger: the runner's records name the method and the target, and
-// carry the attempt's reason label.
-func TestLogger(t *testing.T) {
+// TestLogObserver: retry.LogObserver's records carry the attempt's
+// reason label and the ClientConn's target.
+func TestLogObserver(t *testing.T) {
 	srv := start(t, failFirst(1, codes.Unavailable))
 	opts, _ := virtual()
 	var buf strings.Builder
-	opts.Logger = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{
+	opts.Observer = retry.LogObserver(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{
 		Level: slog.LevelDebug,
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 			if a.Key == slog.TimeKey {
@@ -384,19 +398,59 @@ func TestLogger(t *testing.T) {
 			}
 			return a
 		},
-	}))
-	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(3), Options: opts}))
+	})))
+	client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(3), Options: opts}))
 	if _, err := client.UnaryCall(context.Background(), &testpb.SimpleRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	want := "level=DEBUG msg=retry grpc.method=/grpc.testing.TestService/UnaryCall grpc.target=" + srv.addr +
-		" attempt=1 delay=10ms label=unavailable err=\"rpc error: code = Unavailable desc = attempt 1 fails\"\n"
+	want := "level=DEBUG msg=retry attempt=1 delay=10ms label=unavailable target=" + srv.addr +
+		" err=\"rpc error: code = Unavailable desc = attempt 1 fails\"\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("log (-want +got):\n%s", diff)
 	}
 }
 
-// TestObserver: Options.Observer sees each attempt and the retry between
+// callTag is a context key of TestObserverContext.
+type callTag struct{}
+
+// TestObserverContext: every event reaches the Observer with the call's
+// context, retried or hedged, so a value the caller put on it (such as
+// the method, by an interceptor chained before this one) tags the event.
+func TestObserverContext(t *testing.T) {
+	for _, hedge := range []bool{false, true} {
+		t.Run(fmt.Sprintf("hedge=%v", hedge), func(t *testing.T) {
+			srv := start(t, failFirst(1, codes.Unavailable))
+			opts, _ := virtual()
+			opts.Unthrottled = true
+			var (
+				mu   sync.Mutex
+				tags []any
+			)
+			opts.Observer = retry.ObserverFunc(func(ctx context.Context, _ retry.Event) {
+				mu.Lock()
+				defer mu.Unlock()
+				tags = append(tags, ctx.Value(callTag{}))
+			})
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(3), Hedge: hedge, Options: opts}))
+			ctx := context.WithValue(context.Background(), callTag{}, "/grpc.testing.TestService/UnaryCall")
+			if _, err := client.UnaryCall(ctx, &testpb.SimpleRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(tags) == 0 {
+				t.Fatal("the Observer saw no event")
+			}
+			for i, tag := range tags {
+				if tag != "/grpc.testing.TestService/UnaryCall" {
+					t.Errorf("event %d: the context's tag is %v; want the caller's", i, tag)
+				}
+			}
+		})
+	}
+}
+
+// TestObserver: Config.Options.Observer sees each attempt and the retry between
 // them, with the ClientConn's target and the attempt's reason label.
 func TestObserver(t *testing.T) {
 	for _, tc := range []struct {
@@ -421,7 +475,7 @@ func TestObserver(t *testing.T) {
 			opts.AttemptTimeout = tc.timeout
 			var rec obstest.Recorder
 			opts.Observer = &rec
-			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(3), Codes: tc.codes, Options: opts}))
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(3), Codes: tc.codes, Options: opts}))
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			if _, err := client.UnaryCall(ctx, &testpb.SimpleRequest{}); err != nil {
@@ -469,7 +523,7 @@ func TestObserverGivesUp(t *testing.T) {
 			opts, _ := virtual()
 			var rec obstest.Recorder
 			opts.Observer = &rec
-			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Schedule: steady(2), Options: opts}))
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(2), Options: opts}))
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			if tc.deadline != 0 {
 				ctx, cancel = context.WithTimeout(context.Background(), tc.deadline)

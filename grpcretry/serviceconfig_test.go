@@ -11,6 +11,7 @@ import (
 	testpb "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/status"
 
+	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/grpcconfig"
 	"github.com/recur-go/recur/grpcretry"
@@ -74,8 +75,8 @@ func TestServiceConfig(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, always(tt.fail))
 			opts, clock := virtual()
-			// Unthrottled: the config's 6 tokens would end the default's retries early.
-			client := dial(t, srv.addr, intercept(t, grpcretry.Config{ServiceConfig: sc, Options: opts, Unthrottled: true}))
+			opts.Unthrottled = true // the config's 6 tokens would end the default's retries early
+			client := dial(t, srv.addr, intercept(t, grpcretry.Config{ServiceConfig: sc, Options: opts}))
 			if err := tt.call(client); status.Code(err) != tt.fail {
 				t.Fatalf("error %v; want %v", err, tt.fail)
 			}
@@ -139,21 +140,29 @@ func TestConfigErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	b, err := breaker.New(breaker.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := schedule.Times{N: 3}
 	tests := []struct {
 		name string
 		c    grpcretry.Config
 		want string
 	}{
-		{"two", grpcretry.Config{Schedule: s, Policy: "times(3)"}, "grpcretry: Config sets more than one of Schedule, Policy and ServiceConfig"},
-		{"bad policy", grpcretry.Config{Policy: "times(3) &"}, "grpcretry: Config.Policy: 1:11: unexpected end of input"},
-		{"invalid schedule", grpcretry.Config{Schedule: schedule.Spaced{}}, "grpcretry: Config.Schedule: Spaced: every 0s is not positive"},
-		{"zero Times", grpcretry.Config{Schedule: schedule.Times{}}, "grpcretry: Config.Schedule: Times: n 0 is below 1"},
-		{"invalid policy", grpcretry.Config{Policy: "backoff(100ms, 1s) & times(0)"}, "grpcretry: Config.Policy: 1:28: Times: n 0 is below 1"},
-		{"unknown code", grpcretry.Config{Schedule: s, Codes: []codes.Code{codes.Unavailable, 42}}, "grpcretry: Config.Codes holds Code(42), which gRPC does not define"},
-		{"negative attempt timeout", grpcretry.Config{Schedule: s, Options: grpcretry.Options{AttemptTimeout: -1}}, "grpcretry: Config.Options.AttemptTimeout -1ns is negative"},
-		{"negative max pushback", grpcretry.Config{Schedule: s, Options: grpcretry.Options{MaxPushback: -1}}, "grpcretry: Config.Options.MaxPushback -1ns is negative"},
-		{"budgets and unthrottled", grpcretry.Config{Schedule: s, Budgets: budgets, Unthrottled: true}, "grpcretry: Config sets both Budgets and Unthrottled"},
+		{"policy and service config", grpcretry.Config{Policy: s, ServiceConfig: &grpcconfig.ServiceConfig{}}, "grpcretry: Config sets both Policy and ServiceConfig"},
+		{"invalid schedule", grpcretry.Config{Policy: schedule.Spaced{}}, "grpcretry: Config.Policy: Spaced: every 0s is not positive"},
+		{"zero Times", grpcretry.Config{Policy: schedule.Times{}}, "grpcretry: Config.Policy: Times: n 0 is below 1"},
+		{"invalid operand", grpcretry.Config{Policy: schedule.Intersect{A: schedule.Exponential{Base: 100 * time.Millisecond, FactorPct: 200, Cap: time.Second}, B: schedule.Times{}}}, "grpcretry: Config.Policy: Intersect.B.Times: n 0 is below 1"},
+		{"unknown code", grpcretry.Config{Policy: s, Codes: []codes.Code{codes.Unavailable, 42}}, "grpcretry: Config.Codes holds Code(42), which gRPC does not define"},
+		{"negative attempt timeout", grpcretry.Config{Policy: s, Options: retry.Options{AttemptTimeout: -1}}, "grpcretry: Config.Options: retry: negative Options.AttemptTimeout"},
+		{"negative max pushback", grpcretry.Config{Policy: s, Options: retry.Options{MaxPushback: -1}}, "grpcretry: Config.Options: retry: negative Options.MaxPushback"},
+		{"budget and unthrottled", grpcretry.Config{Policy: s, Budget: budgets, Options: retry.Options{Unthrottled: true}}, "grpcretry: Config sets both Budget and Options.Unthrottled"},
+		// The interceptor sets Target, Breaker and Budget for each call:
+		// set in Options they would be ignored, so they are refused.
+		{"options target", grpcretry.Config{Policy: s, Options: retry.Options{Target: "elsewhere:443"}}, "grpcretry: Config.Options: retry: Options.Target is set"},
+		{"options breaker", grpcretry.Config{Policy: s, Options: retry.Options{Breaker: b}}, "grpcretry: Config.Options: retry: Options.Breaker is set"},
+		{"options budget", grpcretry.Config{Policy: s, Options: retry.Options{Budget: budgets.Get("t")}}, "grpcretry: Config.Options: retry: Options.Budget is set"},
 		{"codes with a service config", grpcretry.Config{ServiceConfig: &grpcconfig.ServiceConfig{}, Codes: []codes.Code{codes.Aborted}}, "grpcretry: Config sets both Codes and ServiceConfig"},
 		{"unconvertible service config", grpcretry.Config{ServiceConfig: &grpcconfig.ServiceConfig{Methods: []grpcconfig.MethodConfig{
 			{Names: []grpcconfig.Name{{}}},
@@ -174,7 +183,7 @@ func TestConfigErrors(t *testing.T) {
 				t.Errorf("error %q; want it to start %q", err, tt.want)
 			}
 			var se *schedule.Error
-			if want := strings.Contains(tt.want, "Config.Schedule: ") || strings.Contains(tt.want, "Times: n 0"); errors.As(err, &se) != want {
+			if want := strings.HasPrefix(tt.want, "grpcretry: Config.Policy: "); errors.As(err, &se) != want {
 				t.Errorf("errors.As(%v, *schedule.Error) = %v; want %v", err, !want, want)
 			}
 		})

@@ -192,8 +192,8 @@ func TestTransparentResendOfUnprocessedCall(t *testing.T) {
 				}
 			})
 			ic, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{
-				Schedule: schedule.Times{N: 1}, // recur retries nothing here
-				Options:  grpcretry.Options{Observer: obs},
+				Policy:  schedule.Times{N: 1}, // recur retries nothing here
+				Options: retry.Options{Observer: obs},
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -26,6 +26,7 @@ import (
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/grpcconfig"
 	"github.com/recur-go/recur/grpcretry"
+	"github.com/recur-go/recur/retry"
 )
 
 // serviceConfig is what a gRPC client would pass to
@@ -77,12 +78,14 @@ func run(w io.Writer) error {
 	}
 	retrying, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{
 		ServiceConfig: sc,
-		Breakers:      breakers,
-		Options: grpcretry.Options{
+		Breaker:       breakers,
+		Options: retry.Options{
 			AttemptTimeout: time.Second,
-			OnRetry: func(attempt int, err error, delay time.Duration, _ string) {
-				fmt.Fprintf(w, "client: attempt %d failed with %v; retrying\n", attempt, status.Code(err))
-			},
+			Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+				if e.Kind == retry.Retrying {
+					fmt.Fprintf(w, "client: attempt %d failed with %v; retrying\n", e.Attempt, status.Code(e.Err))
+				}
+			}),
 		},
 	})
 	if err != nil {

@@ -43,8 +43,8 @@ func BenchmarkOverhead(b *testing.B) {
 		rt   http.RoundTripper
 	}{
 		{"lib=base", cannedBase{}},
-		{"lib=httpretry", &httpretry.Transport{Base: cannedBase{}, Schedule: benchPolicy}},
-		{"lib=httpretry+breaker", &httpretry.Transport{Base: cannedBase{}, Schedule: benchPolicy, Breakers: breakers}},
+		{"lib=httpretry", &httpretry.Transport{Base: cannedBase{}, Policy: benchPolicy}},
+		{"lib=httpretry+breaker", &httpretry.Transport{Base: cannedBase{}, Policy: benchPolicy, Breaker: breakers}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -73,7 +73,7 @@ func BenchmarkGet(b *testing.B) {
 			defer base.CloseIdleConnections()
 			client := &http.Client{Transport: base}
 			if lib == "httpretry" {
-				client.Transport = &httpretry.Transport{Base: base, Schedule: benchPolicy}
+				client.Transport = &httpretry.Transport{Base: base, Policy: benchPolicy}
 			}
 			b.ReportAllocs()
 			for b.Loop() {

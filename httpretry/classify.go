@@ -294,7 +294,7 @@ func repeatable(req *http.Request) bool {
 	if _, ok := req.Header["X-Idempotency-Key"]; ok {
 		return true
 	}
-	return req.Context().Value(idempotentKey{}) != nil
+	return IsIdempotent(req.Context())
 }
 
 // rewindable reports whether req's body can be sent again: it has none,
@@ -310,4 +310,13 @@ type idempotentKey struct{}
 // deduplicates by some means other than an Idempotency-Key header.
 func WithIdempotent(ctx context.Context) context.Context {
 	return context.WithValue(ctx, idempotentKey{}, true)
+}
+
+// IsIdempotent reports whether ctx was marked with WithIdempotent. It
+// says nothing of a request's method or headers, which make most requests
+// repeatable unmarked (see the package documentation); it is for code that
+// sees only the context, such as an Observer, whose events carry the
+// request's context, or a wrapping Base.
+func IsIdempotent(ctx context.Context) bool {
+	return ctx.Value(idempotentKey{}) != nil
 }

@@ -16,7 +16,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/httpretry"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -80,7 +82,7 @@ func TestErrorTable(t *testing.T) {
 					return nil, tc.err
 				})
 				reg := counter(t)
-				tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 3}, Breakers: reg}
+				tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 3}, Breaker: reg}
 				_, err := tr.RoundTrip(v.request(t, context.Background(), "http://x.test"))
 				if !errors.Is(err, tc.err) {
 					t.Errorf("%s: err = %v; want it to wrap %v", v.name, err, tc.err)
@@ -105,7 +107,7 @@ func TestErrorTable(t *testing.T) {
 func TestTLSCertificateNotRetried(t *testing.T) {
 	tlsSrv := newTLSServer(t)
 	reg := counter(t)
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}, Breakers: reg}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 3}, Breaker: reg}
 	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), tlsSrv.URL))
 	var cv *tls.CertificateVerificationError
 	if !errors.As(err, &cv) {
@@ -126,7 +128,7 @@ func TestCallerCancelCountsNothing(t *testing.T) {
 		return nil, r.Context().Err()
 	})
 	reg := counter(t)
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 3}, Breakers: reg}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 3}, Breaker: reg}
 	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, ctx, "http://x.test"))
 	if !errors.Is(err, context.Canceled) || reported(err) != 0 {
 		t.Errorf("err = %v; want context.Canceled, unwrapped", err)
@@ -146,15 +148,34 @@ func TestBadConfiguration(t *testing.T) {
 	}{
 		{"unparsable policy", func() (*httpretry.Transport, error) { return httpretry.New(nil, "backof(1s, 2s)") }, `httpretry: 1:1: unknown name "backof"; did you mean "backoff"?`},
 		{"invalid policy", func() (*httpretry.Transport, error) { return httpretry.New(nil, "times(0)") }, "httpretry: "},
-		{"invalid Schedule", func() (*httpretry.Transport, error) {
-			return &httpretry.Transport{Schedule: schedule.Times{N: 0}}, nil
-		}, "httpretry: invalid Schedule: "},
+		{"invalid Policy", func() (*httpretry.Transport, error) {
+			return &httpretry.Transport{Policy: schedule.Times{N: 0}}, nil
+		}, "httpretry: invalid Policy: "},
+		{"invalid Hedge", func() (*httpretry.Transport, error) {
+			return &httpretry.Transport{Hedge: schedule.Times{N: 0}}, nil
+		}, "httpretry: invalid Hedge: "},
 		{"negative AttemptTimeout", func() (*httpretry.Transport, error) {
-			return &httpretry.Transport{AttemptTimeout: -1}, nil
-		}, "httpretry: negative AttemptTimeout -1ns"},
-		{"negative MaxRetryAfter", func() (*httpretry.Transport, error) {
-			return &httpretry.Transport{MaxRetryAfter: -1}, nil
-		}, "httpretry: negative MaxRetryAfter -1ns"},
+			return &httpretry.Transport{Options: retry.Options{AttemptTimeout: -1}}, nil
+		}, "httpretry: retry: negative Options.AttemptTimeout"},
+		{"negative MaxPushback", func() (*httpretry.Transport, error) {
+			return &httpretry.Transport{Options: retry.Options{MaxPushback: -1}}, nil
+		}, "httpretry: retry: negative Options.MaxPushback"},
+		{"Options.Target", func() (*httpretry.Transport, error) {
+			return &httpretry.Transport{Options: retry.Options{Target: "http://x.test:80"}}, nil
+		}, "httpretry: retry: Options.Target is set"},
+		{"Options.Breaker", func() (*httpretry.Transport, error) {
+			b, err := breaker.New(breaker.Config{})
+			return &httpretry.Transport{Options: retry.Options{Breaker: b}}, err
+		}, "httpretry: retry: Options.Breaker is set"},
+		{"Options.Budget", func() (*httpretry.Transport, error) {
+			return &httpretry.Transport{Options: retry.Options{Budget: ownBudgets().Get("x")}}, nil
+		}, "httpretry: retry: Options.Budget is set"},
+		{"Budget and Unthrottled", func() (*httpretry.Transport, error) {
+			return &httpretry.Transport{Budget: ownBudgets(), Options: retry.Options{Unthrottled: true}}, nil
+		}, "httpretry: both Budget and Options.Unthrottled set"},
+		{"both at once", func() (*httpretry.Transport, error) {
+			return &httpretry.Transport{Policy: schedule.Times{N: 0}, Options: retry.Options{AttemptTimeout: -1}}, nil
+		}, "httpretry: invalid Policy: Times: n 0 is below 1\nretry: negative Options.AttemptTimeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr, err := tc.tr()

@@ -95,7 +95,7 @@ func TestDeadlineBoundsAllAttempts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &pipeServer{work: 700 * time.Millisecond, answer: func(int) int { return 503 }}
 		base := s.transport()
-		tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 10}}
+		tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 10}}
 		defer settle(tr)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -117,7 +117,7 @@ func TestNoRetryIntoTheDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &pipeServer{work: 100 * time.Millisecond, answer: func(int) int { return 503 }}
 		base := s.transport()
-		tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Intersect{A: schedule.Spaced{Every: time.Second}, B: schedule.Times{N: 10}}}
+		tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Intersect{A: schedule.Spaced{Every: time.Second}, B: schedule.Times{N: 10}}}
 		defer settle(tr)
 		ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
 		defer cancel()
@@ -158,7 +158,7 @@ func TestDeadlineHeader(t *testing.T) {
 					return 200
 				}}
 				base := s.transport()
-				tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 3}, DeadlineHeader: "x-request-deadline-ms", AttemptTimeout: tc.timeout}
+				tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 3}, DeadlineHeader: "x-request-deadline-ms", Options: retry.Options{AttemptTimeout: tc.timeout}}
 				defer settle(tr)
 				ctx := context.Background()
 				if tc.deadline > 0 {
@@ -193,12 +193,14 @@ func TestCancelDuringWait(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		tr := &httpretry.Transport{
-			Budgets:  ownBudgets(),
-			Base:     base,
-			Schedule: schedule.Intersect{A: schedule.Spaced{Every: time.Hour}, B: schedule.Times{N: 3}},
-			OnRetry: func(_ *http.Request, attempt int, err error, delay time.Duration) {
-				time.AfterFunc(time.Minute, cancel)
-			},
+			Budget: ownBudgets(),
+			Base:   base,
+			Policy: schedule.Intersect{A: schedule.Spaced{Every: time.Hour}, B: schedule.Times{N: 3}},
+			Options: retry.Options{Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+				if e.Kind == retry.Retrying {
+					time.AfterFunc(time.Minute, cancel)
+				}
+			})},
 		}
 		defer settle(tr)
 		start := time.Now()

@@ -50,7 +50,7 @@ func TestGoAwayLoopBoundedThroughWrappers(t *testing.T) {
 		t.Run(w.name, func(t *testing.T) {
 			srv := newH2(t, goAwayAlways)
 			base := newH2Base(t)
-			tr := &httpretry.Transport{Budgets: ownBudgets(), Base: w.wrap(base), Schedule: schedule.Times{N: 3}}
+			tr := &httpretry.Transport{Budget: ownBudgets(), Base: w.wrap(base), Policy: schedule.Times{N: 3}}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
 			start := time.Now()
@@ -99,7 +99,7 @@ func TestWrappedBaseAnswers(t *testing.T) {
 		t.Run(w.name, func(t *testing.T) {
 			base := newBase(t)
 			before := conns.Load()
-			tr := &httpretry.Transport{Budgets: ownBudgets(), Base: w.wrap(base), Schedule: schedule.Times{N: 3}}
+			tr := &httpretry.Transport{Budget: ownBudgets(), Base: w.wrap(base), Policy: schedule.Times{N: 3}}
 			type got struct {
 				Status  int
 				Body    string

@@ -13,16 +13,20 @@
 // the fields of Transport turn on the rest:
 //
 //	tr, err := httpretry.New(base, "fulljitter(100ms, 2s) & times(3)")
-//	tr.Breakers = breakers             // a *breaker.Registry: one breaker per scheme://host:port
-//	tr.Budgets = budgets               // a *budget.Registry: one retry budget per target
+//	tr.Breaker = breakers // a *breaker.Registry: one breaker per scheme://host:port
+//	tr.Budget = budgets   // a *budget.Registry: one retry budget per target
 //	tr.DeadlineHeader = "X-Request-Deadline-Ms"
+//	tr.Options.Observer = retry.LogObserver(slog.Default()) // each retry, and giving up
 //	client := &http.Client{Transport: tr}
 //
 // The zero Transport retries too, on retry.DefaultSchedule (the same
 // policy as above), and every Transport is throttled by default: the
 // retries to each target (scheme://host:port) draw on that target's
 // shared default budget, gRFC A6's token bucket (budget.Shared), unless
-// Budgets gives one of your own or Unthrottled turns it off.
+// Budget gives a registry of your own or Options.Unthrottled turns it
+// off. The Transport's Options are retry.Options: the clock, the random
+// source, the attempt timeout, the longest Retry-After honoured and the
+// Observer, the one channel for logs, metrics and hooks.
 //
 // The retry loop is retry.RetryIf's: a request whose context is already
 // done is not sent, the first attempt is otherwise always made, the
@@ -56,15 +60,15 @@
 //
 // A repeatable request is retried after the answers 408, 429, 502, 503
 // and 504 (and 500 when Retry500 is set), and after a connection that was
-// refused, reset or closed, or that timed out (AttemptTimeout). It is
-// never retried after a TLS certificate or handshake failure, a host that
+// refused, reset or closed, or that timed out (Options.AttemptTimeout).
+// It is never retried after a TLS certificate or handshake failure, a host that
 // does not exist, any other status, or the caller's own cancellation.
 //
 // Whatever happens, RoundTrip returns the last response it got, open and
 // unread, as net/http would: a 503 that is not retried again is a
 // response, not an error. Each response it does not return is drained
-// (at most 64 KiB) and closed before the wait, so its connection serves
-// the next attempt. RoundTrip returns an error only when it has no
+// (at most 64 KiB) and closed before the next attempt, so its connection
+// serves that attempt. RoundTrip returns an error only when it has no
 // response: the attempts failed without one, the breaker refused
 // (errors.Is(err, breaker.ErrOpen), with no request made), the budget
 // refused the call, or the context ended.
@@ -73,8 +77,9 @@
 //
 // On 429 and 503, a Retry-After header, in seconds or as an HTTP-date,
 // sets the least wait before the next attempt. A wait longer than
-// MaxRetryAfter (30s by default), or one that would end past the
-// request's deadline, is not made: the response is returned at once.
+// Options.MaxPushback (DefaultMaxPushback, 30s, when zero), or one that
+// would end past the request's deadline, is not made: the response is
+// returned at once.
 //
 // # Verdicts
 //
@@ -87,8 +92,8 @@
 // # Deadlines
 //
 // The request's context bounds every attempt and every wait.
-// AttemptTimeout bounds one attempt, from its start until its response
-// headers arrive. With DeadlineHeader set, each attempt tells the server
+// Options.AttemptTimeout bounds one attempt, from its start until its
+// response headers arrive. With DeadlineHeader set, each attempt tells the server
 // how long it has left, in milliseconds — the caller's remaining time, or
 // AttemptTimeout if that is shorter — so a downstream never starts a
 // fresh timeout (deadline propagation, as chapter 22 of the Google SRE

@@ -8,7 +8,7 @@ import (
 )
 
 // ErrAttemptTimeout is what errors.Is finds in the error of an attempt
-// that Transport.AttemptTimeout cut short.
+// that the Transport's Options.AttemptTimeout cut short.
 var ErrAttemptTimeout = errors.New("httpretry: attempt timed out")
 
 // timeoutError is an attempt that AttemptTimeout cut short; err is what
@@ -37,7 +37,8 @@ func (e *timeoutError) Unwrap() []error {
 func (e *timeoutError) Timeout() bool { return true }
 
 // StatusError is how a response that is to be retried appears as an
-// error: in Transport.OnRetry, and wrapped in the error RoundTrip returns
+// error: in the Err of the Observer's Attempted and Retrying events, and
+// wrapped in the error RoundTrip returns
 // when it has no response to give back after one (the breaker refused the
 // next attempt, or the request's context ended during the wait). It
 // implements retry.Pushback with the response's Retry-After.
@@ -68,5 +69,6 @@ func (e *StatusError) Error() string { return "HTTP " + e.Status }
 
 // RetryAfter returns the wait the response asked for: its Retry-After, in
 // either form, on a 429 or a 503. It is negative — do not retry — when the
-// header cannot be read or asks for more than Transport.MaxRetryAfter.
+// header cannot be read or asks for more than the Transport's
+// Options.MaxPushback (DefaultMaxPushback when zero).
 func (e *StatusError) RetryAfter() (time.Duration, bool) { return e.after, e.hasAfter }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/httpretry"
+	"github.com/recur-go/recur/retry"
 )
 
 // flaky starts a server that answers 503 to the first fails requests of
@@ -119,7 +120,7 @@ func ExampleTransport_breakers() {
 	if err != nil {
 		panic(err)
 	}
-	tr.Breakers = breakers
+	tr.Breaker = breakers
 	client := &http.Client{Transport: tr}
 	defer client.CloseIdleConnections()
 
@@ -133,9 +134,9 @@ func ExampleTransport_breakers() {
 	// true 3
 }
 
-// AttemptTimeout bounds each attempt until its headers arrive, and the
-// request's context bounds them all; DeadlineHeader tells the server how
-// long it has.
+// Options.AttemptTimeout bounds each attempt until its headers arrive,
+// and the request's context bounds them all; DeadlineHeader tells the
+// server how long it has.
 func ExampleTransport_deadlines() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Println("server has at most", r.Header.Get("X-Request-Deadline-Ms"), "ms")
@@ -145,7 +146,7 @@ func ExampleTransport_deadlines() {
 	if err != nil {
 		panic(err)
 	}
-	tr.AttemptTimeout = 500 * time.Millisecond
+	tr.Options.AttemptTimeout = 500 * time.Millisecond
 	tr.DeadlineHeader = "X-Request-Deadline-Ms"
 	client := &http.Client{Transport: tr}
 	defer client.CloseIdleConnections()
@@ -161,5 +162,36 @@ func ExampleTransport_deadlines() {
 	fmt.Println(resp.Status)
 	// Output:
 	// server has at most 500 ms
+	// 200 OK
+}
+
+// The Observer is the one channel for what happens to a request: here a
+// hook that prints each retry. Its events carry the request's context,
+// in which IsIdempotent finds the WithIdempotent mark.
+func ExampleTransport_observer() {
+	srv, _ := flaky(1)
+	defer srv.Close()
+	tr, err := httpretry.New(nil, "times(2)")
+	if err != nil {
+		panic(err)
+	}
+	tr.Options.Observer = retry.ObserverFunc(func(ctx context.Context, e retry.Event) {
+		if e.Kind == retry.Retrying {
+			fmt.Println("attempt", e.Attempt, e.Label, "idempotent:", httpretry.IsIdempotent(ctx), "retrying")
+		}
+	})
+	client := &http.Client{Transport: tr}
+	defer client.CloseIdleConnections()
+
+	ctx := httpretry.WithIdempotent(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL, strings.NewReader("upsert"))
+	resp, err := client.Do(req)
+	if err != nil {
+		panic(err)
+	}
+	resp.Body.Close()
+	fmt.Println(resp.Status)
+	// Output:
+	// attempt 1 http-503 idempotent: true retrying
 	// 200 OK
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recur-go/recur/httpretry"
 	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -48,23 +49,29 @@ func TestNewInvalidPolicy(t *testing.T) {
 }
 
 // TestInvalidTransportSendsNothing: a Transport filled in by hand with an
-// invalid Schedule or field fails RoundTrip before Base sees the request.
+// invalid Policy or field fails RoundTrip before Base sees the request.
 func TestInvalidTransportSendsNothing(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		tr   func() *httpretry.Transport
 		path string // of the *schedule.Error, if the schedule is at fault
 	}{
-		{"zero Times", func() *httpretry.Transport { return &httpretry.Transport{Schedule: schedule.Times{}} }, "Times"},
+		{"zero Times", func() *httpretry.Transport { return &httpretry.Transport{Policy: schedule.Times{}} }, "Times"},
 		{"invalid child", func() *httpretry.Transport {
-			return &httpretry.Transport{Budgets: ownBudgets(), Schedule: schedule.Intersect{A: schedule.FullJitter(0, time.Second), B: schedule.Times{N: 3}}}
+			return &httpretry.Transport{Budget: ownBudgets(), Policy: schedule.Intersect{A: schedule.FullJitter(0, time.Second), B: schedule.Times{N: 3}}}
 		}, "Intersect.A.Jittered.Inner.Exponential"},
 		{"negative AttemptTimeout", func() *httpretry.Transport {
-			return &httpretry.Transport{Budgets: ownBudgets(), Schedule: schedule.Times{N: 3}, AttemptTimeout: -1}
+			return &httpretry.Transport{Budget: ownBudgets(), Policy: schedule.Times{N: 3}, Options: retry.Options{AttemptTimeout: -1}}
 		}, ""},
-		{"negative MaxRetryAfter", func() *httpretry.Transport {
-			return &httpretry.Transport{Budgets: ownBudgets(), Schedule: schedule.Times{N: 3}, MaxRetryAfter: -1}
+		{"negative MaxPushback", func() *httpretry.Transport {
+			return &httpretry.Transport{Budget: ownBudgets(), Policy: schedule.Times{N: 3}, Options: retry.Options{MaxPushback: -1}}
 		}, ""},
+		{"Options.Target set", func() *httpretry.Transport {
+			return &httpretry.Transport{Budget: ownBudgets(), Options: retry.Options{Target: "http://x.test:80"}}
+		}, ""},
+		{"invalid Hedge", func() *httpretry.Transport {
+			return &httpretry.Transport{Budget: ownBudgets(), Hedge: schedule.Times{}}
+		}, "Times"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := &countingBase{}

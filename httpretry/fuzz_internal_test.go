@@ -20,7 +20,7 @@ func FuzzRetryAfter(f *testing.F) {
 	f.Add("3600", int64(1<<62))
 	now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, v string, capSecs int64) {
-		limit := time.Duration(max(capSecs, 1)%(1<<33)) * time.Second // as MaxRetryAfter: positive
+		limit := time.Duration(max(capSecs, 1)%(1<<33)) * time.Second // as MaxPushback: positive
 		d, ok := retryAfter(v, limit, func() time.Time { return now })
 		if strings.TrimSpace(v) == "" {
 			if d != 0 || ok {

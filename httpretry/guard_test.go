@@ -28,7 +28,7 @@ func TestBreakerOpensAndStopsTraffic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 5}, Breakers: reg}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 5}, Breaker: reg}
 
 	_, err = tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), down.URL))
 	var re *retry.Error
@@ -86,7 +86,7 @@ func TestOpenBreakerClosesBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg.Get(srv.URL).ForceOpen()
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}, Breakers: reg}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 3}, Breaker: reg}
 	body := &closeCounter{Reader: strings.NewReader("x")}
 	req, err := http.NewRequest("PUT", srv.URL, body)
 	if err != nil {
@@ -111,7 +111,7 @@ func TestBudgetLimitsRetries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 5}, Budgets: reg}
+	tr := &httpretry.Transport{Base: newBase(t), Policy: schedule.Times{N: 5}, Budget: reg}
 	var seen []int64
 	for range 3 {
 		resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
@@ -142,7 +142,7 @@ func TestConnectionsReused(t *testing.T) {
 		io.WriteString(w, "ok")
 	})
 	base := newBase(t)
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 5}}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 5}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestLargeDiscardedBodyNotRead(t *testing.T) {
 		}
 	})
 	base := newBase(t)
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 2}}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 2}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 	if err != nil {
 		t.Fatal(err)

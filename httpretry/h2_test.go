@@ -138,8 +138,8 @@ type h2Outcome struct {
 // a stream the server refused, and a stream above a GOAWAY's last stream
 // ID, were not processed, so even a POST without an idempotency key is
 // sent again — and is processed once. net/http's HTTP/2 transport makes
-// these retries itself, under Base, so they happen on a Transport with no
-// Schedule at all; httpretry does not add a second layer of them.
+// these retries itself, under Base, so they happen on a Transport whose
+// Policy makes no retries; httpretry does not add a second layer of them.
 func TestHTTP2NotProcessedIsResent(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -169,7 +169,7 @@ func TestHTTP2NotProcessedIsResent(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newH2(t, tc.decide)
-			tr := &httpretry.Transport{Base: newH2Base(t), Schedule: schedule.Times{N: 1}} // no retries of its own
+			tr := &httpretry.Transport{Base: newH2Base(t), Policy: schedule.Times{N: 1}} // no retries of its own
 			req := variant{method: "POST", body: "rewind"}.request(t, context.Background(), srv.URL())
 			resp, err := tr.RoundTrip(req)
 			if err != nil {
@@ -191,7 +191,7 @@ func TestHTTP2NotProcessedIsResent(t *testing.T) {
 // connection: a GET answered 503 is retried on the same connection.
 func TestHTTP2Retries(t *testing.T) {
 	srv := newH2(t, func(c, n int64) string { return "ok" })
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newH2Base(t), Schedule: schedule.Times{N: 3}}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newH2Base(t), Policy: schedule.Times{N: 3}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL()))
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +252,7 @@ func TestRefusedStreamFromBase(t *testing.T) {
 		return nil, streamError{StreamID: 1, Code: 0x7}
 	})
 	reg := counter(t)
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 3}, Breakers: reg}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 3}, Breaker: reg}
 	_, err := tr.RoundTrip(variant{method: "POST", body: "rewind"}.request(t, context.Background(), "http://h2.test"))
 	var se streamError
 	if !errors.As(err, &se) {

@@ -78,10 +78,10 @@ func TestHedgeTailLatency(t *testing.T) {
 	}
 	const calls = 2000
 	plainSrv := newServer(t, tailServer)
-	plain := tail(t, &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 1}}, plainSrv.URL, calls)
+	plain := tail(t, &httpretry.Transport{Base: newBase(t), Policy: schedule.Times{N: 1}}, plainSrv.URL, calls)
 	hedgedSrv := newServer(t, tailServer)
 	hedge := schedule.Intersect{A: schedule.Spaced{Every: 10 * time.Millisecond}, B: schedule.Times{N: 3}}
-	hedged := tail(t, &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 1}, Hedge: hedge, Budgets: ownBudgets()}, hedgedSrv.URL, calls)
+	hedged := tail(t, &httpretry.Transport{Base: newBase(t), Policy: schedule.Times{N: 1}, Hedge: hedge, Budget: ownBudgets()}, hedgedSrv.URL, calls)
 	p99, h99 := quantile(plain, 0.99), quantile(hedged, 0.99)
 	extra := float64(hedgedSrv.requests.Load()-calls) / calls
 	t.Logf("p50 %v → %v, p99 %v → %v (%.1f×), requests +%.1f%%", quantile(plain, 0.5), quantile(hedged, 0.5), p99, h99, float64(p99)/float64(h99), 100*extra)

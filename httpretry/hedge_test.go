@@ -37,7 +37,7 @@ var hedge10ms = schedule.Intersect{A: schedule.Spaced{Every: 10 * time.Milliseco
 // 10ms later; the first is canceled.
 func TestHedgeGET(t *testing.T) {
 	srv := newServer(t, firstSlow(5*time.Second))
-	tr := &httpretry.Transport{Base: newBase(t), Hedge: hedge10ms, Budgets: ownBudgets()}
+	tr := &httpretry.Transport{Base: newBase(t), Hedge: hedge10ms, Budget: ownBudgets()}
 	begin := time.Now()
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 	if err != nil {
@@ -59,8 +59,8 @@ func TestHedgeNeverPOSTWithoutKey(t *testing.T) {
 		tr   *httpretry.Transport
 		ctx  context.Context
 	}{
-		{"Transport", &httpretry.Transport{Hedge: hedge10ms, Budgets: ownBudgets()}, context.Background()},
-		{"WithHedge", &httpretry.Transport{Budgets: ownBudgets()}, httpretry.WithHedge(context.Background(), hedge10ms)},
+		{"Transport", &httpretry.Transport{Hedge: hedge10ms, Budget: ownBudgets()}, context.Background()},
+		{"WithHedge", &httpretry.Transport{Budget: ownBudgets()}, httpretry.WithHedge(context.Background(), hedge10ms)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newServer(t, firstSlow(50*time.Millisecond))
@@ -97,7 +97,7 @@ func TestHedgePOSTWithKey(t *testing.T) {
 		}
 		fmt.Fprintf(w, "answer %d", n)
 	})
-	tr := &httpretry.Transport{Base: newBase(t), Hedge: hedge10ms, Budgets: ownBudgets()}
+	tr := &httpretry.Transport{Base: newBase(t), Hedge: hedge10ms, Budget: ownBudgets()}
 	req := variant{name: "order", method: "POST", body: "rewind", key: "Idempotency-Key"}.request(t, context.Background(), srv.URL)
 	resp, err := tr.RoundTrip(req)
 	if err != nil {

@@ -40,43 +40,51 @@ func (r *records) Handle(_ context.Context, rec slog.Record) error {
 	return nil
 }
 
-// TestLoggerAndOnRetry checks the two observers: a debug record and an
-// OnRetry call per retry, with the request, the attempt, the error and
-// the delay; nothing for the attempt that succeeds.
-func TestLoggerAndOnRetry(t *testing.T) {
+// TestObserverLogAndHook checks the Observer as a log and as a hook:
+// retry.LogObserver writes a debug record per retry, and an ObserverFunc
+// sees a Retrying event per retry, under the request's context, with the
+// attempt, the *StatusError and the delay; nothing for the attempt that
+// succeeds.
+func TestObserverLogAndHook(t *testing.T) {
 	srv := newServer(t, func(n int64, w http.ResponseWriter, _ *http.Request) {
 		if n < 3 {
 			w.WriteHeader(http.StatusGatewayTimeout)
 		}
 	})
 	rec := &records{}
+	type reqKey struct{}
 	var calls []string
+	hook := retry.ObserverFunc(func(ctx context.Context, e retry.Event) {
+		if e.Kind != retry.Retrying {
+			return
+		}
+		var se *httpretry.StatusError
+		if !errors.As(e.Err, &se) {
+			t.Errorf("Retrying: err = %v; want a *StatusError", e.Err)
+		}
+		name, _ := ctx.Value(reqKey{}).(string) // the request's context
+		calls = append(calls, name+" "+strings.Repeat("+", e.Attempt)+" "+se.Status+" "+e.Delay.String())
+	})
 	tr := &httpretry.Transport{
-		Budgets:  ownBudgets(),
-		Base:     newBase(t),
-		Schedule: schedule.Intersect{A: schedule.Spaced{Every: time.Millisecond}, B: schedule.Times{N: 3}},
-		Caps:     retry.Caps{Clock: newVirtual(), Logger: slog.New(rec)},
-		OnRetry: func(req *http.Request, attempt int, err error, delay time.Duration) {
-			var se *httpretry.StatusError
-			if !errors.As(err, &se) {
-				t.Errorf("OnRetry: err = %v; want a *StatusError", err)
-			}
-			calls = append(calls, req.Method+" "+strings.Repeat("+", attempt)+" "+se.Status+" "+delay.String())
-		},
+		Budget:  ownBudgets(),
+		Base:    newBase(t),
+		Policy:  schedule.Intersect{A: schedule.Spaced{Every: time.Millisecond}, B: schedule.Times{N: 3}},
+		Options: retry.Options{Caps: retry.Caps{Clock: newVirtual()}, Observer: retry.Observers(retry.LogObserver(slog.New(rec)), hook)},
 	}
-	req := variant{method: "GET"}.request(t, context.Background(), srv.URL)
+	ctx := context.WithValue(context.Background(), reqKey{}, "quote")
+	req := variant{method: "GET"}.request(t, ctx, srv.URL)
 	resp, err := tr.RoundTrip(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if diff := cmp.Diff([]string{"GET + 504 Gateway Timeout 1ms", "GET ++ 504 Gateway Timeout 1ms"}, calls); diff != "" {
-		t.Errorf("OnRetry calls (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{"quote + 504 Gateway Timeout 1ms", "quote ++ 504 Gateway Timeout 1ms"}, calls); diff != "" {
+		t.Errorf("Retrying events (-want +got):\n%s", diff)
 	}
-	host := req.URL.Host
+	target := srv.URL // scheme://host:port
 	want := []string{
-		"DEBUG httpretry: retry method=GET host=" + host + " attempt=1 delay=1ms err=HTTP 504 Gateway Timeout",
-		"DEBUG httpretry: retry method=GET host=" + host + " attempt=2 delay=1ms err=HTTP 504 Gateway Timeout",
+		"DEBUG retry attempt=1 delay=1ms label=http-504 target=" + target + " err=HTTP 504 Gateway Timeout",
+		"DEBUG retry attempt=2 delay=1ms label=http-504 target=" + target + " err=HTTP 504 Gateway Timeout",
 	}
 	if diff := cmp.Diff(want, rec.msgs); diff != "" {
 		t.Errorf("log records (-want +got):\n%s", diff)
@@ -95,7 +103,7 @@ func TestConcurrentCalls(t *testing.T) {
 	// allows, and a call may meet many failures in a row while the other
 	// goroutines take the successes. With 10 retries one call in about 60
 	// ran out ((2/3)^11); 60 make that about one in 4·10^10.
-	tr := &httpretry.Transport{Base: newBase(t), Schedule: schedule.Times{N: 60}, Breakers: counter(t), Unthrottled: true}
+	tr := &httpretry.Transport{Base: newBase(t), Policy: schedule.Times{N: 60}, Breaker: counter(t), Options: retry.Options{Unthrottled: true}}
 	var wg sync.WaitGroup
 	errs := make(chan error, 20)
 	for range 20 {
@@ -116,14 +124,14 @@ func TestConcurrentCalls(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	st := tr.Breakers.Get(srv.URL).Stats()
+	st := tr.Breaker.Get(srv.URL).Stats()
 	if got := st.Successes + st.Failures; got != uint64(srv.requests.Load()) || st.Successes != 20 {
 		t.Errorf("breaker counted %d successes and %d failures for %d requests; want 20 and the rest", st.Successes, st.Failures, srv.requests.Load())
 	}
 }
 
 // TestUpgradeKeepsWritableBody checks a 101 Switching Protocols response
-// through AttemptTimeout's body wrapper: the body is still writable, as
+// through Options.AttemptTimeout's body wrapper: the body is still writable, as
 // net/http makes it, so the upgraded connection works both ways.
 func TestUpgradeKeepsWritableBody(t *testing.T) {
 	srv := newServer(t, func(_ int64, w http.ResponseWriter, _ *http.Request) {
@@ -139,7 +147,7 @@ func TestUpgradeKeepsWritableBody(t *testing.T) {
 		io.WriteString(brw, "echo: "+line)
 		brw.Flush()
 	})
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 2}, AttemptTimeout: time.Minute}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 2}, Options: retry.Options{AttemptTimeout: time.Minute}}
 	req := variant{method: "GET"}.request(t, context.Background(), srv.URL)
 	req.Header.Set("Connection", "Upgrade")
 	req.Header.Set("Upgrade", "echo")
@@ -162,7 +170,7 @@ func TestUpgradeKeepsWritableBody(t *testing.T) {
 // TestNilResponseFromBase checks that a Base breaking the RoundTripper
 // contract gets an error, not a panic.
 func TestNilResponseFromBase(t *testing.T) {
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil }), Schedule: schedule.Times{N: 3}}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil }), Policy: schedule.Times{N: 3}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), "http://x.test"))
 	if resp != nil || err == nil || !strings.Contains(err.Error(), "nil *Response") {
 		t.Errorf("RoundTrip = %v, %v; want an error about the nil response", resp, err)

@@ -56,7 +56,7 @@ func TestBrokenConnections(t *testing.T) {
 		} {
 			t.Run(tc.name+"/"+v.name, func(t *testing.T) {
 				srv := newRaw(t, tc.handle)
-				tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}, AttemptTimeout: tc.timeout}
+				tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 3}, Options: retry.Options{AttemptTimeout: tc.timeout}}
 				resp, err := tr.RoundTrip(v.request(t, context.Background(), srv.URL()))
 				if err == nil {
 					resp.Body.Close()
@@ -90,7 +90,7 @@ func TestConnectionRefusedAnyMethod(t *testing.T) {
 				dials.Add(1)
 				return (&net.Dialer{}).DialContext(ctx, network, addr)
 			}
-			tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 3}}
+			tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 3}}
 			_, err := tr.RoundTrip(v.request(t, context.Background(), url))
 			if !errors.Is(err, syscall.ECONNREFUSED) {
 				t.Fatalf("err = %v; want connection refused", err)
@@ -112,7 +112,7 @@ func TestConnectionRefusedAnyMethod(t *testing.T) {
 // the body break.
 func TestTruncatedBody(t *testing.T) {
 	srv := newRaw(t, truncate)
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 3}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL()))
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestCallerCancelNotRetried(t *testing.T) {
 		arrived <- struct{}{}
 		<-done
 	})
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 3}}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		<-arrived
@@ -161,7 +161,7 @@ func TestCallerCancelNotRetried(t *testing.T) {
 // measures the timing itself on a fake clock.)
 func TestHangingServerBoundedByDeadline(t *testing.T) {
 	srv := newRaw(t, hang)
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 5}}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 5}}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, ctx, srv.URL()))
@@ -184,7 +184,7 @@ func TestAttemptTimeoutHeadersOnly(t *testing.T) {
 		<-release
 		io.WriteString(w, "second half")
 	})
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}, AttemptTimeout: 20 * time.Millisecond}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 3}, Options: retry.Options{AttemptTimeout: 20 * time.Millisecond}}
 	time.AfterFunc(100*time.Millisecond, func() { close(release) }) // well past the attempt timeout
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 	if err != nil {
@@ -210,7 +210,7 @@ func TestNoScheduleDefaultPolicy(t *testing.T) {
 		dials.Add(1)
 		return (&net.Dialer{}).DialContext(ctx, network, addr)
 	}
-	tr := &httpretry.Transport{Base: base, Budgets: ownBudgets(), Caps: retry.Caps{Clock: clockcap.Virtual(time.Now())}}
+	tr := &httpretry.Transport{Base: base, Budget: ownBudgets(), Options: retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(time.Now())}}}
 	url := closedPort(t)
 	_, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), url))
 	var re *retry.Error
@@ -228,7 +228,7 @@ func TestNoScheduleDefaultPolicy(t *testing.T) {
 // make 103 attempts where the policy alone would make 300: the target's
 // shared default budget (A6's 10 tokens) allows three retries before it is
 // below half, whether the policy is the Transport's default, its own or a
-// request's WithSchedule. Unthrottled is the named way to 300.
+// request's WithSchedule. Options.Unthrottled is the named way to 300.
 func TestDeadTargetThrottledByDefault(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -237,10 +237,10 @@ func TestDeadTargetThrottledByDefault(t *testing.T) {
 		want int64
 	}{
 		{"default policy", func() *httpretry.Transport { return &httpretry.Transport{} }, context.Background, 103},
-		{"Schedule", func() *httpretry.Transport { return &httpretry.Transport{Schedule: retry.DefaultSchedule()} }, context.Background, 103},
-		{"WithSchedule", func() *httpretry.Transport { return &httpretry.Transport{Schedule: schedule.Times{N: 1}} },
+		{"Policy", func() *httpretry.Transport { return &httpretry.Transport{Policy: retry.DefaultSchedule()} }, context.Background, 103},
+		{"WithSchedule", func() *httpretry.Transport { return &httpretry.Transport{Policy: schedule.Times{N: 1}} },
 			func() context.Context { return httpretry.WithSchedule(context.Background(), retry.DefaultSchedule()) }, 103},
-		{"Unthrottled", func() *httpretry.Transport { return &httpretry.Transport{Unthrottled: true} }, context.Background, 300},
+		{"Unthrottled", func() *httpretry.Transport { return &httpretry.Transport{Options: retry.Options{Unthrottled: true}} }, context.Background, 300},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var dials atomic.Int64
@@ -251,7 +251,7 @@ func TestDeadTargetThrottledByDefault(t *testing.T) {
 			}
 			tr := tc.tr()
 			tr.Base = base
-			tr.Caps = retry.Caps{Clock: clockcap.Virtual(time.Now())}
+			tr.Options.Caps = retry.Caps{Clock: clockcap.Virtual(time.Now())}
 			url := closedPort(t) // a target of this test's own: a port just freed
 			for range 100 {
 				if _, err := tr.RoundTrip(variant{method: "GET"}.request(t, tc.ctx(), url)); err == nil {

@@ -37,8 +37,8 @@ func TestObserver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr.Clock = newVirtual()
-	tr.Observer = retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+	tr.Options.Clock = newVirtual()
+	tr.Options.Observer = retry.ObserverFunc(func(_ context.Context, e retry.Event) {
 		got = append(got, seen{e.Kind, e.Target, e.Attempt, e.Verdict, e.Label})
 	})
 	resp, err := (&http.Client{Transport: tr}).Get(srv.URL + "/x")

@@ -13,7 +13,7 @@ type scheduleKey struct{}
 type override struct{ s schedule.Schedule }
 
 // WithSchedule returns a copy of ctx whose requests a Transport retries on
-// s instead of its own Schedule: a longer policy for one important call, a
+// s instead of its own Policy: a longer policy for one important call, a
 // shorter one inside a tight handler. Everything else about the Transport
 // holds (what may be repeated, Retry-After, breakers, budgets). An invalid
 // s makes RoundTrip fail before the first attempt; a nil s is WithoutRetry.

@@ -48,7 +48,7 @@ func TestPropAttemptsFollowTheTable(t *testing.T) {
 		answers, bodies = append([]int(nil), seq...), nil
 		mu.Unlock()
 
-		tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: n}, Retry500: retry500}
+		tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: n}, Retry500: retry500}
 		resp, err := tr.RoundTrip(v.request(t, context.Background(), srv.URL))
 		if err != nil {
 			t.Fatalf("RoundTrip: %v", err)
@@ -108,7 +108,7 @@ func TestPropRetryAfterNeverExceedsTheCap(t *testing.T) {
 		// Each check starts on an odd request: a call of one attempt is
 		// followed by a filler request.
 		clock := newVirtual()
-		tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 2}, Caps: retry.Caps{Clock: clock}, MaxRetryAfter: seconds(capSecs)}
+		tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 2}, Options: retry.Options{Caps: retry.Caps{Clock: clock}, MaxPushback: seconds(capSecs)}}
 		resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 		if err != nil {
 			t.Fatal(err)

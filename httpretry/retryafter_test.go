@@ -28,7 +28,7 @@ type paced struct {
 
 // TestRetryAfter checks Retry-After on 429 and 503 in both forms, on a
 // virtual clock: the wait is the longer of the schedule's delay and the
-// header's; a header past MaxRetryAfter or the deadline, or one that
+// header's; a header past MaxPushback or the deadline, or one that
 // cannot be read, returns the response at once; other statuses ignore it.
 func TestRetryAfter(t *testing.T) {
 	date := func(d time.Duration) string { return epoch.Add(d).Format(http.TimeFormat) }
@@ -37,7 +37,7 @@ func TestRetryAfter(t *testing.T) {
 		policy   string
 		code     int
 		after    string        // the first answer's Retry-After
-		max      time.Duration // Transport.MaxRetryAfter
+		max      time.Duration // Transport.Options.MaxPushback
 		deadline time.Duration // on the virtual clock, if positive
 		want     paced
 	}{
@@ -51,7 +51,7 @@ func TestRetryAfter(t *testing.T) {
 		{name: "header longer", policy: "spaced(5s) & times(3)", code: 503, after: "8", want: paced{2, 200, []time.Duration{8 * time.Second}}},
 		{name: "at the default max", code: 503, after: "30", want: paced{2, 200, []time.Duration{30 * time.Second}}},
 		{name: "past the default max", code: 503, after: "31", want: paced{1, 503, nil}},
-		{name: "past MaxRetryAfter", code: 429, after: "11", max: 10 * time.Second, want: paced{1, 429, nil}},
+		{name: "past MaxPushback", code: 429, after: "11", max: 10 * time.Second, want: paced{1, 429, nil}},
 		{name: "past the deadline", code: 503, after: "10", deadline: 9 * time.Second, want: paced{1, 503, nil}},
 		{name: "within the deadline", code: 503, after: "8", deadline: 9 * time.Second, want: paced{2, 200, []time.Duration{8 * time.Second}}},
 		{name: "huge", code: 503, after: "99999999999999999999999", want: paced{1, 503, nil}},
@@ -76,7 +76,7 @@ func TestRetryAfter(t *testing.T) {
 				t.Fatal(err)
 			}
 			clock := clockcap.Virtual(epoch)
-			tr.Clock, tr.Random, tr.MaxRetryAfter = clock, randcap.Seeded(1), tc.max
+			tr.Options.Clock, tr.Options.Random, tr.Options.MaxPushback = clock, randcap.Seeded(1), tc.max
 			ctx := context.Background()
 			if tc.deadline > 0 {
 				var cancel context.CancelFunc
@@ -108,7 +108,7 @@ func TestRetryAfterPacesEveryRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := clockcap.Virtual(epoch)
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: s, Caps: retry.Caps{Clock: clock}}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: s, Options: retry.Options{Caps: retry.Caps{Clock: clock}}}
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -14,7 +13,7 @@ import (
 	"github.com/recur-go/recur/verdict"
 )
 
-// RoundTrip makes req through Base, and again on the Schedule while the
+// RoundTrip makes req through Base, and again on the Policy while the
 // attempts fail in a way that may pass and req may be repeated. It returns
 // the last attempt's response, open and unread, whatever its status; each
 // response it did not return was drained (up to 64 KiB, for at most 250 ms)
@@ -52,12 +51,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		hedge = ov.s
 	}
-	o := retry.Options{
-		Caps:    retry.Caps{Clock: cfg.clock, Random: cfg.random},
-		OnRetry: c.discard, Observer: cfg.observer,
-		Target:      target(req.URL), // which names the default budget
-		Unthrottled: cfg.unthrottled,
-	}
+	o := cfg.opts
+	o.Target = target(req.URL) // which names the default budget
 	if cfg.breakers != nil {
 		o.Breaker = cfg.breakers.Get(o.Target)
 	}
@@ -67,14 +62,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if hedge != nil && c.repeatable && c.rewindable {
 		return c.hedged(o, hedge)
 	}
-	_, err := retry.Do(req.Context(), o, sched, c.judge, nil, c.attempt)
+	resp, err := retry.Do(req.Context(), o, sched, c.judge, c.discard, c.attempt)
 	if c.attempts == 0 {
 		closeBody(req) // refused before the first attempt: Base never saw it
 	}
 	if re, ok := err.(*retry.Error); ok && re.Reason == retry.Exhausted && !retries {
 		err = re.Err // WithoutRetry: Base's error as it was
 	}
-	resp := c.resp
 	switch {
 	case err == nil:
 		return resp, nil
@@ -98,7 +92,6 @@ type call struct {
 	attempts int             // attempts made
 	v        verdict.Verdict // the last attempt's verdict
 	label    label           // and its reason label, such as "http-503"
-	resp     *http.Response  // the last attempt's response, open, if any
 }
 
 // errNotRetried is what an attempt returns to the runner for a response
@@ -112,6 +105,12 @@ var errNoResponse = errors.New("httpretry: Base returned a nil *Response with a 
 func (c *call) attempt(ctx context.Context) (*http.Response, error) {
 	cfg := c.cfg
 	r := c.req
+	if c.attempts > 0 && ctx.Err() != nil {
+		// The caller gave up while the dropped response was drained, after
+		// the wait: the retry is not sent.
+		c.v = c.judgeError(ctx, ctx.Err())
+		return nil, ctx.Err()
+	}
 	if c.attempts > 0 && r.Body != nil && r.Body != http.NoBody {
 		body, err := r.GetBody()
 		if err != nil {
@@ -136,11 +135,9 @@ func (c *call) attempt(ctx context.Context) (*http.Response, error) {
 		err = errNoResponse // a broken Base; http.Client reports it the same way
 	}
 	if err != nil {
-		c.resp = nil
 		c.v = c.judgeError(ctx, err)
 		return nil, err
 	}
-	c.resp = resp
 	c.v = c.judgeStatus(resp.StatusCode)
 	c.label = statusLabel(resp.StatusCode)
 	switch {
@@ -158,21 +155,12 @@ func (c *call) judge(*http.Response, error) retry.Judgement {
 	return retry.Judgement{Verdict: c.v, Reason: c.label.String()}
 }
 
-// discard is the runner's OnRetry hook: a retry has been decided, so the
-// failed attempt's response, if any, is drained and closed before the
-// wait, which lets its connection serve other requests meanwhile.
-func (c *call) discard(attempt int, err error, delay time.Duration, _ string) {
-	if c.resp != nil {
-		drain(c.req.Context(), c.resp)
-		c.resp = nil
-	}
-	if c.cfg.onRetry != nil {
-		c.cfg.onRetry(c.req, attempt, err, delay)
-	}
-	if l := c.cfg.logger; l != nil {
-		l.LogAttrs(c.req.Context(), slog.LevelDebug, "httpretry: retry",
-			slog.String("method", c.req.Method), slog.String("host", c.req.URL.Host),
-			slog.Int("attempt", attempt), slog.Duration("delay", delay), slog.Any("err", err))
+// discard is the runner's discard: a response it drops to try again is
+// drained and closed before the next attempt, which lets its connection
+// serve that attempt.
+func (c *call) discard(resp *http.Response) {
+	if resp != nil {
+		drain(c.req.Context(), resp)
 	}
 }
 

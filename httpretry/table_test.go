@@ -149,11 +149,11 @@ func TestDecisionTable(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					srv := newServer(t, status(code))
 					tr := &httpretry.Transport{
-						Budgets:  ownBudgets(),
+						Budget:   ownBudgets(),
 						Base:     newBase(t),
-						Schedule: schedule.Times{N: 3},
+						Policy:   schedule.Times{N: 3},
 						Retry500: retry500,
-						Breakers: counter(t),
+						Breaker:  counter(t),
 					}
 					resp, err := tr.RoundTrip(v.request(t, context.Background(), srv.URL))
 					if err != nil {
@@ -172,7 +172,7 @@ func TestDecisionTable(t *testing.T) {
 					case vd.Failed():
 						want.Failures = uint64(want.Attempts)
 					}
-					st := tr.Breakers.Get(target(srv.URL)).Stats()
+					st := tr.Breaker.Get(target(srv.URL)).Stats()
 					got := outcome{Attempts: srv.requests.Load(), Status: resp.StatusCode, Successes: st.Successes, Failures: st.Failures}
 					if diff := cmp.Diff(want, got); diff != "" {
 						t.Errorf("verdict %v (-want +got):\n%s", vd, diff)
@@ -213,7 +213,7 @@ func TestBodyIdenticalOnEveryAttempt(t *testing.T) {
 					w.WriteHeader(http.StatusServiceUnavailable)
 				}
 			})
-			tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 5}}
+			tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 5}}
 			ctx := context.Background()
 			if v.mark {
 				ctx = httpretry.WithIdempotent(ctx)

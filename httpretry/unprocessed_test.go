@@ -14,6 +14,7 @@ import (
 
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/httpretry"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -51,7 +52,7 @@ func TestQueryRetriedLikeGet(t *testing.T) {
 			calls++
 			return &http.Response{StatusCode: 503, Body: io.NopCloser(strings.NewReader("")), Request: r}, nil
 		})
-		tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 3}, Unthrottled: true}
+		tr := &httpretry.Transport{Base: base, Policy: schedule.Times{N: 3}, Options: retry.Options{Unthrottled: true}}
 		req, err := http.NewRequestWithContext(context.Background(), tc.method, "http://x.test/", strings.NewReader("q"))
 		if err != nil {
 			t.Fatal(err)
@@ -91,7 +92,7 @@ func TestPerRequestSchedule(t *testing.T) {
 			calls++
 			return &http.Response{StatusCode: 503, Body: io.NopCloser(strings.NewReader("")), Request: r}, nil
 		})
-		tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 3}, Unthrottled: true}
+		tr := &httpretry.Transport{Base: base, Policy: schedule.Times{N: 3}, Options: retry.Options{Unthrottled: true}}
 		req, err := http.NewRequestWithContext(tc.ctx(context.Background()), "GET", "http://x.test/", nil)
 		if err != nil {
 			t.Fatal(err)
@@ -109,7 +110,7 @@ func TestPerRequestSchedule(t *testing.T) {
 	}
 }
 
-// TestThrottledByDefault: a Transport with a schedule and no Budgets
+// TestThrottledByDefault: a Transport with a policy and no Budget
 // stops retrying a failing target once A6's token bucket runs low; with
 // Unthrottled it does not.
 func TestThrottledByDefault(t *testing.T) {
@@ -122,7 +123,7 @@ func TestThrottledByDefault(t *testing.T) {
 			calls++
 			return &http.Response{StatusCode: 503, Body: io.NopCloser(strings.NewReader("")), Request: r}, nil
 		})
-		tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 3}, Unthrottled: tc.unthrottled}
+		tr := &httpretry.Transport{Base: base, Policy: schedule.Times{N: 3}, Options: retry.Options{Unthrottled: tc.unthrottled}}
 		host := fmt.Sprintf("http://x%d.test/", time.Now().UnixNano()) // a shared budget of this run's own
 		for range 10 {
 			req, _ := http.NewRequest("GET", host, nil)
@@ -136,9 +137,9 @@ func TestThrottledByDefault(t *testing.T) {
 			t.Errorf("Unthrottled %v: %d attempts for 10 requests, want %d", tc.unthrottled, calls, tc.want)
 		}
 	}
-	_, err := (&httpretry.Transport{Schedule: schedule.Times{N: 3}, Unthrottled: true, Budgets: mustBudgets(t)}).RoundTrip(mustGet(t))
+	_, err := (&httpretry.Transport{Policy: schedule.Times{N: 3}, Options: retry.Options{Unthrottled: true}, Budget: mustBudgets(t)}).RoundTrip(mustGet(t))
 	if err == nil {
-		t.Error("Budgets and Unthrottled together: no error")
+		t.Error("Budget and Options.Unthrottled together: no error")
 	}
 }
 
@@ -161,7 +162,7 @@ func mustGet(t *testing.T) *http.Request {
 }
 
 // ownBudgets returns a registry of default budgets that no other test
-// shares, for a test that counts attempts: Transports without Budgets
+// shares, for a test that counts attempts: Transports without a Budget
 // share each target's budget with every call in the process, so a test's
 // failures against a target would drain the next test's retries.
 func ownBudgets() *budget.Registry {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/httpretry"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -42,7 +43,7 @@ func TestSlowDiscardedBodyCutOff(t *testing.T) {
 			}
 		}
 	})
-	tr := &httpretry.Transport{Budgets: ownBudgets(), Base: newBase(t), Schedule: schedule.Times{N: 3}, AttemptTimeout: 100 * time.Millisecond}
+	tr := &httpretry.Transport{Budget: ownBudgets(), Base: newBase(t), Policy: schedule.Times{N: 3}, Options: retry.Options{AttemptTimeout: 100 * time.Millisecond}}
 	start := time.Now()
 	resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), srv.URL))
 	elapsed := time.Since(start)
@@ -98,7 +99,7 @@ func TestGoAwayLoopBounded(t *testing.T) {
 					}
 				})
 			}
-			tr := &httpretry.Transport{Budgets: ownBudgets(), Base: tc.base(t), Schedule: schedule.Times{N: 3}}
+			tr := &httpretry.Transport{Budget: ownBudgets(), Base: tc.base(t), Policy: schedule.Times{N: 3}}
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel()
 			resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, ctx, tc.url(srv)))
@@ -157,7 +158,7 @@ func TestDrainBounds(t *testing.T) {
 					bodies = append(bodies, b)
 					return &http.Response{StatusCode: 503, Status: "503 Service Unavailable", Body: b, Request: r}, nil
 				})
-				tr := &httpretry.Transport{Budgets: ownBudgets(), Base: base, Schedule: schedule.Times{N: 2}}
+				tr := &httpretry.Transport{Budget: ownBudgets(), Base: base, Policy: schedule.Times{N: 2}}
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				if tc.cancel > 0 {

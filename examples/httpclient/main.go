@@ -27,6 +27,7 @@ import (
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/httpretry"
 	"github.com/recur-go/recur/randcap"
+	"github.com/recur-go/recur/retry"
 )
 
 // policy is full-jitter exponential backoff from 100ms, capped at 2s, and
@@ -51,7 +52,7 @@ func run(w io.Writer, clock clockcap.Clock, random randcap.Random) error {
 		return err
 	}
 	// One breaker per host: three failures in a row open it.
-	tr.Breakers, err = breaker.NewRegistry(breaker.Config{ConsecutiveFailures: 3, Clock: clock, Random: random}, 0)
+	tr.Breaker, err = breaker.NewRegistry(breaker.Config{ConsecutiveFailures: 3, Clock: clock, Random: random}, 0)
 	if err != nil {
 		return err
 	}
@@ -59,13 +60,15 @@ func run(w io.Writer, clock clockcap.Clock, random randcap.Random) error {
 	// retries also gets gRFC A6's token bucket per host, which would cut
 	// the retries of the failing calls below short before the breaker
 	// opens.
-	tr.Unthrottled = true
-	tr.Clock, tr.Random = clock, random
-	tr.AttemptTimeout = 2 * time.Second
+	tr.Options.Unthrottled = true
+	tr.Options.Clock, tr.Options.Random = clock, random
+	tr.Options.AttemptTimeout = 2 * time.Second
+	tr.Options.Observer = retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		if e.Kind == retry.Retrying {
+			fmt.Fprintf(w, "    attempt %d: %v; retrying\n", e.Attempt, e.Err)
+		}
+	})
 	tr.DeadlineHeader = "X-Request-Deadline-Ms"
-	tr.OnRetry = func(req *http.Request, attempt int, err error, _ time.Duration) {
-		fmt.Fprintf(w, "    attempt %d: %v; retrying\n", attempt, err)
-	}
 	client := &http.Client{Transport: tr}
 	defer client.CloseIdleConnections()
 

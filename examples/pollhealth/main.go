@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/repeat"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -58,9 +59,9 @@ func main() {
 	defer cancel()
 
 	every := schedule.Spaced{Every: 200 * time.Millisecond}
-	o := repeat.Options{AfterRun: func(runs int, delay time.Duration) {
-		fmt.Printf("check %d passed; next in %v\n", runs, delay.Round(10*time.Millisecond))
-	}}
+	o := repeat.Options{Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		fmt.Printf("check %d passed; next in %v\n", e.Attempt, e.Delay.Round(10*time.Millisecond))
+	})}
 	n, err := watch(ctx, o, every, srv.Client(), srv.URL+"/health")
 	fmt.Printf("%d checks passed, then: %v\n", n, err)
 

@@ -122,9 +122,11 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	o := retry.Options{OnRetry: func(attempt int, err error, delay time.Duration, _ string) {
-		fmt.Printf("  attempt %d: %v; retrying\n", attempt, err)
-	}}
+	o := retry.Options{Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		if e.Kind == retry.Retrying {
+			fmt.Printf("  attempt %d: %v; retrying\n", e.Attempt, e.Err)
+		}
+	})}
 	for _, path := range []string{"/quote", "/missing", "/busy"} {
 		fmt.Println("GET", path)
 		start := time.Now()

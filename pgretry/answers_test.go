@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/pgretry"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -25,8 +26,8 @@ func TestAnswersNotRetried(t *testing.T) {
 		cfg.ConnConfig.RuntimeParams["statement_timeout"] = "100"
 	})
 	exec(t, pool, "DROP TABLE IF EXISTS uniq", "CREATE TABLE uniq (id int PRIMARY KEY)", "INSERT INTO uniq VALUES (1)")
-	db, r := newDB(t, pool, pgretry.Options{})
-	ctx := pgretry.Safe(testCtx(t))
+	db, r := newDB(t, pool, pgretry.Config{})
+	ctx := pgretry.WithIdempotent(testCtx(t))
 	before := db.Breaker().Stats()
 	for _, tt := range []struct {
 		sql, state, code string
@@ -55,7 +56,7 @@ func TestAnswersNotRetried(t *testing.T) {
 // error is pool_timeout, not retried, and the breaker counts nothing.
 func TestPoolTimeout(t *testing.T) {
 	pool := newPool(t, server(t), "pool_max_conns=1", nil)
-	db, r := newDB(t, pool, pgretry.Options{Retry: pgretry.RetryOptions{AttemptTimeout: 100 * time.Millisecond}})
+	db, r := newDB(t, pool, pgretry.Config{Options: retry.Options{AttemptTimeout: 100 * time.Millisecond}})
 	ctx := testCtx(t)
 	held, err := pool.Acquire(ctx)
 	if err != nil {
@@ -64,7 +65,7 @@ func TestPoolTimeout(t *testing.T) {
 	defer held.Release()
 	before := db.Breaker().Stats()
 	start := time.Now()
-	_, err = db.Exec(pgretry.Safe(ctx), "SELECT 1")
+	_, err = db.Exec(pgretry.WithIdempotent(ctx), "SELECT 1")
 	if pgretry.Code(err) != "pool_timeout" || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("statement on a full pool: %v (code %q); want pool_timeout, context.DeadlineExceeded", err, pgretry.Code(err))
 	}
@@ -84,7 +85,7 @@ func TestPoolTimeout(t *testing.T) {
 func TestConcurrent(t *testing.T) {
 	pool := newPool(t, server(t), "pool_max_conns=4", nil)
 	exec(t, pool, "DROP TABLE IF EXISTS counter", "CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)", "INSERT INTO counter VALUES (1, 0)")
-	db, _ := newDB(t, pool, pgretry.Options{})
+	db, _ := newDB(t, pool, pgretry.Config{})
 	ctx := testCtx(t)
 	const workers, each = 8, 25
 	var wg sync.WaitGroup
@@ -110,13 +111,13 @@ func TestConcurrent(t *testing.T) {
 					})
 				case 2:
 					var n int
-					err = db.QueryRow(pgretry.Safe(ctx), "SELECT n FROM counter WHERE id = 1").Scan(&n)
+					err = db.QueryRow(pgretry.WithIdempotent(ctx), "SELECT n FROM counter WHERE id = 1").Scan(&n)
 					if err == nil {
 						_, err = db.Exec(ctx, "UPDATE counter SET n = n + 1 WHERE id = 1")
 					}
 				case 3:
 					var rows pgx.Rows
-					if rows, err = db.Query(pgretry.Safe(ctx), "SELECT n FROM counter"); err == nil {
+					if rows, err = db.Query(pgretry.WithIdempotent(ctx), "SELECT n FROM counter"); err == nil {
 						_, err = pgx.CollectRows(rows, pgx.RowTo[int])
 					}
 					if err == nil {

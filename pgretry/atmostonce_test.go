@@ -21,6 +21,7 @@ import (
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/cut"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
+	"github.com/recur-go/recur/retry"
 )
 
 // The matrix of TestAtMostOnce: every API of DB and SQLDB, every pgx exec
@@ -243,8 +244,12 @@ func runCutCase(t *testing.T, s *pgtest.Server, admin *pgxpool.Pool, c cutCase, 
 	mode := execModes[c.mode]
 
 	var attempts atomic.Int64
-	o := fastOptions(pgretry.Options{NoBreaker: true})
-	o.Retry.OnRetry = func(int, error, time.Duration, string) { attempts.Add(1) }
+	o := fastConfig(pgretry.Config{NoBreaker: true})
+	o.Options.Observer = retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		if e.Kind == retry.Retrying {
+			attempts.Add(1)
+		}
+	})
 	var call func(ctx context.Context) error
 	var warm func(ctx context.Context) error
 	var closeDB func()

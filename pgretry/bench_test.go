@@ -23,7 +23,7 @@ func benchSetup(b *testing.B) (*pgxpool.Pool, *pgretry.DB) {
 	if _, err := pool.Exec(ctx, "DROP TABLE IF EXISTS bench; CREATE TABLE bench (id int PRIMARY KEY, name text NOT NULL); INSERT INTO bench VALUES (1, 'one')"); err != nil {
 		b.Fatal(err)
 	}
-	db, err := pgretry.New(pool, pgretry.Options{})
+	db, err := pgretry.New(pool, pgretry.Config{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -151,8 +151,8 @@ func unreachable(err error) bool {
 		errors.Is(err, driver.ErrBadConn)
 }
 
-// judgeMarked is the runner's Judge for a statement marked with Safe: the
-// verdict of Classify, and Code as the reason label.
+// judgeMarked is the runner's Judge for a statement marked with
+// WithIdempotent: the verdict of Classify, and Code as the reason label.
 func judgeMarked[T any](_ T, err error) retry.Judgement {
 	if err == nil {
 		return retry.Judgement{Verdict: verdict.Success}

@@ -1,6 +1,7 @@
 package pgretry_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
 )
@@ -69,11 +71,11 @@ func TestCrashShutdown(t *testing.T) {
 	}
 
 	// Not marked, one attempt: it meets a dead connection; a failure.
-	b1 := countingBreaker(t, "crash unmarked")
-	db1, err := pgretry.New(pool, pgretry.Options{Breaker: b1, Schedule: schedule.Times{N: 1}})
+	db1, err := pgretry.New(pool, pgretry.Config{Breaker: countingBreakers(t), Policy: schedule.Times{N: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	b1 := db1.Breaker()
 	_, err = db1.Exec(ctx, "SELECT 1")
 	t.Logf("the unmarked statement: %v (%s)", err, pgretry.Code(err))
 	crashFailure(t, err)
@@ -83,23 +85,26 @@ func TestCrashShutdown(t *testing.T) {
 
 	// Marked, on a schedule longer than the recovery: retried over the
 	// other dead connections and through the recovery, then it succeeds.
-	b2 := countingBreaker(t, "crash marked")
 	var mu sync.Mutex
 	var failed []error
-	db2, err := pgretry.New(pool, pgretry.Options{
-		Breaker:  b2,
-		Schedule: schedule.Intersect{A: schedule.Spaced{Every: 20 * time.Millisecond}, B: schedule.Times{N: 1500}},
-		Retry: pgretry.RetryOptions{Unthrottled: true, OnRetry: func(_ int, err error, _ time.Duration, _ string) {
+	db2, err := pgretry.New(pool, pgretry.Config{
+		Breaker: countingBreakers(t),
+		Policy:  schedule.Intersect{A: schedule.Spaced{Every: 20 * time.Millisecond}, B: schedule.Times{N: 1500}},
+		Options: retry.Options{Unthrottled: true, Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+			if e.Kind != retry.Retrying {
+				return
+			}
 			mu.Lock()
 			defer mu.Unlock()
-			failed = append(failed, err)
-		}},
+			failed = append(failed, e.Err)
+		})},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	b2 := db2.Breaker()
 	var one int
-	if err := db2.QueryRow(pgretry.Safe(ctx), "SELECT 1").Scan(&one); err != nil || one != 1 {
+	if err := db2.QueryRow(pgretry.WithIdempotent(ctx), "SELECT 1").Scan(&one); err != nil || one != 1 {
 		t.Fatalf("marked statement across the crash: %d, %v; want 1, nil\n%s", one, err, s.Log())
 	}
 	mu.Lock()

@@ -16,7 +16,7 @@ import (
 )
 
 // DB runs statements on a pgxpool.Pool under the rules of the package:
-// a circuit breaker per pool, retries for marked statements and for
+// a circuit breaker per target, retries for marked statements and for
 // statements that were never sent, transactions rerun whole. Its methods
 // mirror the pool's. A DB is safe for concurrent use.
 //
@@ -30,41 +30,40 @@ type DB struct {
 }
 
 // New returns a DB that runs statements on pool. It fails if pool is nil
-// or the options are invalid (an invalid schedule, a negative timeout).
-// The DB does not own pool: close the pool when done. Make the pool from
-// a configuration passed through Instrument, so that the DB can retry an
-// unmarked statement that failed on a connection before a byte of it was
-// written.
-func New(pool *pgxpool.Pool, o Options) (*DB, error) {
+// or c is invalid (an invalid policy, a negative timeout; see Config).
+// The DB's target is the host:port of the pool's connection
+// configuration. The DB does not own pool: close the pool when done. Make
+// the pool from a configuration passed through Instrument, so that the DB
+// can retry an unmarked statement that failed on a connection before a
+// byte of it was written.
+func New(pool *pgxpool.Pool, c Config) (*DB, error) {
 	if pool == nil {
 		return nil, errors.New("pgretry: nil pool")
 	}
-	c, err := o.build()
+	cc := pool.Config().ConnConfig // always set: pgxpool requires ParseConfig's
+	k, err := c.build(net.JoinHostPort(cc.Host, strconv.Itoa(int(cc.Port))))
 	if err != nil {
 		return nil, err
 	}
-	if cc := pool.Config().ConnConfig; cc != nil {
-		c.opts.Target = net.JoinHostPort(cc.Host, strconv.Itoa(int(cc.Port)))
-		c.queryOpts.Target = c.opts.Target
-	}
-	return &DB{pool: pool, core: c}, nil
+	return &DB{pool: pool, core: k}, nil
 }
 
 // Pool returns the pool the DB runs statements on.
 func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 
-// Breaker returns the DB's circuit breaker, nil if Options.NoBreaker.
+// Breaker returns the circuit breaker of the DB's target, nil if
+// Config.NoBreaker.
 func (db *DB) Breaker() *breaker.Breaker { return db.opts.Breaker }
 
 // judges are the runner's Judges for statements whose result is a T:
-// for one marked with Safe, and for one that is not. They are built once,
-// in the variables below, so that a call does not allocate a function
-// value for its judge.
+// for one marked with WithIdempotent, and for one that is not. They are
+// built once, in the variables below, so that a call does not allocate a
+// function value for its judge.
 type judges[T any] struct{ marked, unmarked retry.Judge[T] }
 
 // of returns the Judge for a statement run with ctx.
 func (j *judges[T]) of(ctx context.Context) retry.Judge[T] {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return j.marked
 	}
 	return j.unmarked
@@ -80,7 +79,8 @@ var (
 )
 
 // Exec runs sql as pgxpool.Pool.Exec does, retried if ctx is marked with
-// Safe, or if no byte of it was written to a connection (see Instrument).
+// WithIdempotent, or if no byte of it was written to a connection (see
+// Instrument).
 func (db *DB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
 	tag, err := retry.Do(ctx, db.opts, db.sched, judgeTag.of(ctx), nil, func(ctx context.Context) (pgconn.CommandTag, error) {
 		c, err := db.acquire(ctx)
@@ -100,7 +100,7 @@ func (db *DB) Exec(ctx context.Context, sql string, args ...any) (pgconn.Command
 // that the statement's own failure (a broken connection, an error from
 // the server) comes back from Query and is retried like Exec's; once the
 // caller reads further, the rows' errors are the caller's.
-// Options.Retry.AttemptTimeout does not apply, since the rows outlive the
+// Config.Options.AttemptTimeout does not apply, since the rows outlive the
 // attempt; bound the query with ctx's deadline. Closing the rows, or
 // reading them to the end, returns the connection to the pool.
 func (db *DB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {

@@ -106,8 +106,8 @@ func runDeadlineCalls(t *testing.T, s *pgtest.Server, sched schedule.Schedule, t
 				}
 				for _, lib := range []string{"pgx", "sql"} {
 					obs := &attemptTimes{}
-					o := pgretry.Options{NoBreaker: true, Schedule: sched,
-						Retry: pgretry.RetryOptions{AttemptTimeout: timeout, Unthrottled: true, Observer: obs}}
+					o := pgretry.Config{NoBreaker: true, Policy: sched,
+						Options: retry.Options{AttemptTimeout: timeout, Unthrottled: true, Observer: obs}}
 					name := fmt.Sprintf("%s %s warm=%v attempt-timeout=%v", lib, c.name, warm, timeout)
 					j := job{name: name, attemptTimeout: timeout, obs: obs, ctxDeadline: deadline}
 					if timeout != 0 {
@@ -197,10 +197,10 @@ func runDeadlineCalls(t *testing.T, s *pgtest.Server, sched schedule.Schedule, t
 	return results
 }
 
-// mark marks ctx with pgretry.Safe if marked.
+// mark marks ctx with pgretry.WithIdempotent if marked.
 func mark(ctx context.Context, marked bool) context.Context {
 	if marked {
-		return pgretry.Safe(ctx)
+		return pgretry.WithIdempotent(ctx)
 	}
 	return ctx
 }

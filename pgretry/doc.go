@@ -1,6 +1,6 @@
 // Package pgretry runs PostgreSQL statements through pgx (pgxpool or
 // database/sql) with recur's rules for databases: a circuit breaker per
-// pool, on by default; retries only for statements marked safe to
+// target (the pool's host:port), on by default; retries only for statements marked safe to
 // repeat, and for any statement of which no byte was sent;
 // transactions rerun whole on a serialization failure or a deadlock,
 // never statement by statement.
@@ -19,14 +19,14 @@
 //	if err != nil {
 //		return err
 //	}
-//	db, err := pgretry.New(pool, pgretry.Options{}) // the defaults: see Options
+//	db, err := pgretry.New(pool, pgretry.Config{}) // the defaults: see Config
 //	if err != nil {
-//		return err // an invalid schedule, a negative timeout
+//		return err // an invalid policy, a negative timeout
 //	}
 //	// Not marked: tried once (again only if no byte of it was sent).
 //	_, err = db.Exec(ctx, "UPDATE accounts SET balance = balance + $1 WHERE id = $2", 10, id)
 //	// Marked: up to 3 attempts on retry.DefaultSchedule while the database is unreachable.
-//	err = db.QueryRow(pgretry.Safe(ctx), "SELECT name FROM users WHERE id = $1", id).Scan(&name)
+//	err = db.QueryRow(pgretry.WithIdempotent(ctx), "SELECT name FROM users WHERE id = $1", id).Scan(&name)
 //	// A transaction: rerun whole after SQLSTATE 40001 or 40P01.
 //	err = db.Tx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable}, func(tx pgx.Tx) error {
 //		_, err := tx.Exec(ctx, "INSERT INTO orders (id, total) VALUES ($1, $2)", order, total)
@@ -48,8 +48,8 @@
 //     nothing. An open breaker fails a call at once, without waiting for
 //     a connection, with an error that errors.Is matches to
 //     breaker.ErrOpen and whose Code is "circuit_open".
-//   - A statement run with a context marked by Safe is retried on
-//     Options.Schedule after an error that Classify calls Transient or
+//   - A statement run with a context marked by WithIdempotent is retried
+//     on Config.Policy after an error that Classify calls Transient or
 //     Retryable.
 //   - Any statement, marked or not, is retried when no byte of it was
 //     sent: running it again cannot run it twice. pgretry decides this
@@ -68,12 +68,12 @@
 //     connection is replaced before use, and a marked statement is
 //     retried in any case.
 //   - DB.Tx reruns a transaction after SQLSTATE 40001 or 40P01, rolling
-//     it back first, on Options.TxSchedule, and one of which no byte was
+//     it back first, on Config.TxPolicy, and one of which no byte was
 //     sent. Statements inside it are never retried; marking one is an
 //     error (ErrMarkedInTx). A COMMIT whose answer was lost is never
 //     rerun: the error matches ErrCommitUnknown, and any other error
 //     from Tx means that the transaction did not commit.
-//   - The caller's context and Options.Retry.AttemptTimeout bound every
+//   - The caller's context and Config.Options.AttemptTimeout bound every
 //     attempt, the wait for a connection, the rollback of a failed
 //     transaction and the commit included; a call whose context is
 //     already done makes no attempt.

@@ -34,14 +34,12 @@ func TestFailuresCounted(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			pool := newPool(t, s, tt.extra, nil)
-			b, err := breaker.New(breaker.Config{Name: tt.name, ConsecutiveFailures: 10})
+			db, err := pgretry.New(pool, pgretry.Config{Breaker: breakers(t, breaker.Config{ConsecutiveFailures: 10}),
+				Options: retry.Options{AttemptTimeout: tt.timeout, Unthrottled: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			db, err := pgretry.New(pool, pgretry.Options{Breaker: b, Retry: pgretry.RetryOptions{AttemptTimeout: tt.timeout, Unthrottled: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := db.Breaker()
 			check := func(err error, attempts int, failures uint64) {
 				t.Helper()
 				n := 1
@@ -57,7 +55,7 @@ func TestFailuresCounted(t *testing.T) {
 					t.Errorf("%v: want SQLSTATE %s", err, tt.sqlstate)
 				}
 			}
-			_, err = db.Exec(pgretry.Safe(ctx), tt.sql)
+			_, err = db.Exec(pgretry.WithIdempotent(ctx), tt.sql)
 			check(err, 3, 3)
 			if pgretry.Classify(err) != verdict.Transient {
 				t.Errorf("%v is %v; want transient", err, pgretry.Classify(err))

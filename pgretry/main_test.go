@@ -13,6 +13,7 @@ import (
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"go.uber.org/goleak"
 )
@@ -84,42 +85,59 @@ func noPing(cfg *pgxpool.Config) {
 	cfg.ShouldPing = func(context.Context, pgxpool.ShouldPingParams) bool { return false }
 }
 
-// retries counts the retries a DB makes, through Options.Retry.OnRetry.
+// retries counts the retries a DB makes, through its
+// Config.Options.Observer.
 type retries struct{ n atomic.Int64 }
 
-func (r *retries) options(o pgretry.Options) pgretry.Options {
-	o.Retry.OnRetry = func(int, error, time.Duration, string) { r.n.Add(1) }
-	return o
+// config returns c with an Observer that counts the retries into r, after
+// c's own.
+func (r *retries) config(c pgretry.Config) pgretry.Config {
+	c.Options.Observer = retry.Observers(c.Options.Observer, retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		if e.Kind == retry.Retrying {
+			r.n.Add(1)
+		}
+	}))
+	return c
 }
 
-// fastOptions retries at once, 3 attempts in all, so that the tests do
+// fastConfig retries at once, 3 attempts in all, so that the tests do
 // not wait for backoff, and without the default budget, which every test
 // on the shared server would share.
-func fastOptions(o pgretry.Options) pgretry.Options {
-	if o.Schedule == nil {
-		o.Schedule = schedule.Times{N: 3}
+func fastConfig(c pgretry.Config) pgretry.Config {
+	if c.Policy == nil {
+		c.Policy = schedule.Times{N: 3}
 	}
-	if o.Retry.Budget == nil {
-		o.Retry.Unthrottled = true
+	if c.Budget == nil {
+		c.Options.Unthrottled = true
 	}
-	return o
+	return c
 }
 
-// newDB returns a DB on pool with a breaker of its own that the test can
-// read, and counts its retries.
-func newDB(t *testing.T, pool *pgxpool.Pool, o pgretry.Options) (*pgretry.DB, *retries) {
+// newDB returns a DB on pool, with a breaker of its own (c.Breaker nil)
+// that the test reads through DB.Breaker, and counts its retries.
+func newDB(t *testing.T, pool *pgxpool.Pool, c pgretry.Config) (*pgretry.DB, *retries) {
 	t.Helper()
 	var r retries
-	if o.Breaker == nil && !o.NoBreaker {
-		b, err := breaker.New(breaker.Config{Name: t.Name()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		o.Breaker = b
-	}
-	db, err := pgretry.New(pool, r.options(fastOptions(o)))
+	db, err := pgretry.New(pool, r.config(fastConfig(c)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return db, &r
+}
+
+// breakers returns a registry that makes its breakers from c.
+func breakers(t testing.TB, c breaker.Config) *breaker.Registry {
+	t.Helper()
+	r, err := breaker.NewRegistry(c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// countingBreakers is a registry of breakers that count and never open,
+// so that a test can read how many failures one recorded.
+func countingBreakers(t testing.TB) *breaker.Registry {
+	t.Helper()
+	return breakers(t, breaker.Config{ConsecutiveFailures: 1 << 20, FailureRate: -1})
 }

@@ -5,28 +5,28 @@ import (
 	"errors"
 )
 
-// markKey is the context key of Safe's mark.
+// markKey is the context key of WithIdempotent's mark.
 type markKey struct{}
 
-// Safe returns a copy of ctx that marks the statements run with it as
-// safe to repeat: a DB or SQLDB retries them on its schedule after a
+// WithIdempotent returns a copy of ctx that marks the statements run with
+// it as safe to repeat: a DB or SQLDB retries them on its Policy after a
 // Transient or Retryable error (see Classify). Mark only what may run
 // twice without harm — a read, an upsert, an update that sets rather than
 // adds — because a statement whose connection broke after it was sent may
 // have run. Statements inside a transaction cannot be marked: DB.Tx reruns
 // the whole transaction instead, and a marked statement there fails with
 // ErrMarkedInTx.
-func Safe(ctx context.Context) context.Context {
+func WithIdempotent(ctx context.Context) context.Context {
 	return context.WithValue(ctx, markKey{}, true)
 }
 
-// IsSafe reports whether ctx carries Safe's mark.
-func IsSafe(ctx context.Context) bool {
+// IsIdempotent reports whether ctx carries WithIdempotent's mark.
+func IsIdempotent(ctx context.Context) bool {
 	return ctx.Value(markKey{}) != nil
 }
 
-// ErrMarkedInTx is the error of a statement marked with Safe inside a
-// transaction, or of a transaction begun with a marked context: a
+// ErrMarkedInTx is the error of a statement marked with WithIdempotent
+// inside a transaction, or of a transaction begun with a marked context: a
 // transaction is never retried statement by statement, since the
 // statements before the failed one are gone with it.
 var ErrMarkedInTx = errors.New("pgretry: statement marked safe to retry inside a transaction; DB.Tx reruns the whole transaction instead")

@@ -32,15 +32,11 @@ func TestOutage(t *testing.T) {
 		}
 	})
 	const openFor = 300 * time.Millisecond
-	b, err := breaker.New(breaker.Config{
-		Name:                "outage",
+	db, _ := newDB(t, pool, pgretry.Config{Breaker: breakers(t, breaker.Config{
 		ConsecutiveFailures: 3,
 		OpenFor:             schedule.Exponential{Base: openFor, FactorPct: 100, Cap: openFor},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, _ := newDB(t, pool, pgretry.Options{Breaker: b})
+	})})
+	b := db.Breaker()
 	if _, err := db.Exec(ctx, "SELECT 1"); err != nil {
 		t.Fatalf("before the outage: %v", err)
 	}
@@ -72,7 +68,7 @@ func TestOutage(t *testing.T) {
 	before := connects.Load()
 	for i := 0; i < 20; i++ {
 		start := time.Now()
-		_, err := db.Exec(pgretry.Safe(ctx), "SELECT 1")
+		_, err := db.Exec(pgretry.WithIdempotent(ctx), "SELECT 1")
 		took := time.Since(start)
 		if !errors.Is(err, breaker.ErrOpen) || pgretry.Code(err) != "circuit_open" {
 			t.Fatalf("call %d while open: %v (code %q); want breaker.ErrOpen, circuit_open", i, err, pgretry.Code(err))
@@ -116,11 +112,11 @@ func TestTerminateIdle(t *testing.T) {
 
 	t.Run("marked", func(t *testing.T) {
 		pool := newPool(t, s, "pool_max_conns=1 application_name=terminate_marked", noPing)
-		db, r := newDB(t, pool, pgretry.Options{})
+		db, r := newDB(t, pool, pgretry.Config{})
 		warm(pool)
 		terminate(t, admin, "terminate_marked")
 		var one int
-		if err := db.QueryRow(pgretry.Safe(ctx), "SELECT 1").Scan(&one); err != nil || one != 1 {
+		if err := db.QueryRow(pgretry.WithIdempotent(ctx), "SELECT 1").Scan(&one); err != nil || one != 1 {
 			t.Fatalf("marked statement on a terminated connection: %d, %v; want 1, nil", one, err)
 		}
 		if r.n.Load() != 1 {
@@ -129,7 +125,7 @@ func TestTerminateIdle(t *testing.T) {
 	})
 	t.Run("unmarked", func(t *testing.T) {
 		pool := newPool(t, s, "pool_max_conns=1 application_name=terminate_unmarked", noPing)
-		db, r := newDB(t, pool, pgretry.Options{})
+		db, r := newDB(t, pool, pgretry.Config{})
 		warm(pool)
 		terminate(t, admin, "terminate_unmarked")
 		_, err := db.Exec(ctx, "SELECT 1")
@@ -143,7 +139,7 @@ func TestTerminateIdle(t *testing.T) {
 	})
 	t.Run("pinged", func(t *testing.T) {
 		pool := newPool(t, s, "pool_max_conns=1 application_name=terminate_pinged", nil)
-		db, r := newDB(t, pool, pgretry.Options{})
+		db, r := newDB(t, pool, pgretry.Config{})
 		warm(pool)
 		terminate(t, admin, "terminate_pinged")
 		time.Sleep(1100 * time.Millisecond) // idle for more than pgxpool's ping threshold
@@ -187,7 +183,7 @@ func TestNotSentRetried(t *testing.T) {
 	}
 
 	pool := newPool(t, s, "pool_max_conns=2", noPing)
-	db, r := newDB(t, pool, pgretry.Options{})
+	db, r := newDB(t, pool, pgretry.Config{})
 	breakIdle(pool)
 	if _, err := db.Exec(ctx, "SELECT 1"); err != nil {
 		t.Fatalf("unmarked statement on broken connections: %v; want it retried until it works", err)

@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/internal/obstest"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
@@ -40,9 +39,9 @@ func TestCannotConnectNow(t *testing.T) {
 	}
 	t.Logf("the server in recovery: %v", waitCannotConnect(t, s))
 
-	b := countingBreaker(t, "cannot connect now")
 	pool := newPool(t, s, "", nil)
-	db, r := newDB(t, pool, pgretry.Options{Breaker: b})
+	db, r := newDB(t, pool, pgretry.Config{Breaker: countingBreakers(t)})
+	b := db.Breaker()
 	check := func(err error, attempts int, failures uint64) {
 		t.Helper()
 		n := 1
@@ -67,19 +66,19 @@ func TestCannotConnectNow(t *testing.T) {
 		t.Errorf("%d retries of an unmarked statement that was never sent; want 2", r.n.Load())
 	}
 	// Marked: 3 attempts, each a failure.
-	_, err = db.Exec(pgretry.Safe(ctx), "SELECT 1")
+	_, err = db.Exec(pgretry.WithIdempotent(ctx), "SELECT 1")
 	check(err, 3, 6)
 
 	// Marked, on a schedule longer than the recovery: the server is
 	// promoted while the statement is retried, and it succeeds.
-	b2 := countingBreaker(t, "recovery ends")
-	db2, r2 := newDB(t, pool, pgretry.Options{
-		Breaker:  b2,
-		Schedule: schedule.Intersect{A: schedule.Spaced{Every: 20 * time.Millisecond}, B: schedule.Times{N: 1500}},
+	db2, r2 := newDB(t, pool, pgretry.Config{
+		Breaker: countingBreakers(t),
+		Policy:  schedule.Intersect{A: schedule.Spaced{Every: 20 * time.Millisecond}, B: schedule.Times{N: 1500}},
 	})
+	b2 := db2.Breaker()
 	done := make(chan error, 1)
 	var one int
-	go func() { done <- db2.QueryRow(pgretry.Safe(ctx), "SELECT 1").Scan(&one) }()
+	go func() { done <- db2.QueryRow(pgretry.WithIdempotent(ctx), "SELECT 1").Scan(&one) }()
 	for deadline := time.Now().Add(10 * time.Second); r2.n.Load() < 2 && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -92,17 +91,6 @@ func TestCannotConnectNow(t *testing.T) {
 	if n, st := r2.n.Load(), b2.Stats(); n < 2 || st.Failures != uint64(n) || st.Successes != 1 {
 		t.Errorf("%d retries, breaker %+v; want at least 2 retries, each a counted failure, then 1 success", n, st)
 	}
-}
-
-// countingBreaker is a breaker that counts and never opens, so that a
-// test can read how many failures it recorded.
-func countingBreaker(t *testing.T, name string) *breaker.Breaker {
-	t.Helper()
-	b, err := breaker.New(breaker.Config{Name: name, ConsecutiveFailures: 1 << 20, FailureRate: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // waitCannotConnect connects to s until the server refuses with SQLSTATE
@@ -131,7 +119,7 @@ func waitCannotConnect(t *testing.T, s *pgtest.Server) error {
 	return nil
 }
 
-// TestObserver: RetryOptions.Observer sees each attempt and the retry
+// TestObserver: Config.Options.Observer sees each attempt and the retry
 // between them, with the server's host:port as the target and Code as
 // the label: a marked statement, a transaction, a statement through
 // database/sql (no target), and an unmarked statement that is not
@@ -153,27 +141,27 @@ func TestObserver(t *testing.T) {
 		name string
 		// run runs a statement or transaction whose first run fails with
 		// the SQLSTATE of failOnce.
-		run  func(t *testing.T, o pgretry.Options, failOnce func(state string) string) error
+		run  func(t *testing.T, o pgretry.Config, failOnce func(state string) string) error
 		want []obstest.Seen
 	}{
-		{"marked", func(t *testing.T, o pgretry.Options, failOnce func(string) string) error {
+		{"marked", func(t *testing.T, o pgretry.Config, failOnce func(string) string) error {
 			db, _ := newDB(t, pool, o)
-			_, err := db.Exec(pgretry.Safe(ctx), failOnce("40001"))
+			_, err := db.Exec(pgretry.WithIdempotent(ctx), failOnce("40001"))
 			return err
 		}, retried(target, "serialization_failure")},
-		{"tx", func(t *testing.T, o pgretry.Options, failOnce func(string) string) error {
+		{"tx", func(t *testing.T, o pgretry.Config, failOnce func(string) string) error {
 			db, _ := newDB(t, pool, o)
 			return db.Tx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 				_, err := tx.Exec(ctx, failOnce("40P01"))
 				return err
 			})
 		}, retried(target, "deadlock")},
-		{"sql", func(t *testing.T, o pgretry.Options, failOnce func(string) string) error {
+		{"sql", func(t *testing.T, o pgretry.Config, failOnce func(string) string) error {
 			db, _ := newSQL(t, s, "", true, o)
-			_, err := db.ExecContext(pgretry.Safe(ctx), failOnce("40001"))
+			_, err := db.ExecContext(pgretry.WithIdempotent(ctx), failOnce("40001"))
 			return err
 		}, retried("", "serialization_failure")},
-		{"unmarked", func(t *testing.T, o pgretry.Options, failOnce func(string) string) error {
+		{"unmarked", func(t *testing.T, o pgretry.Config, failOnce func(string) string) error {
 			db, _ := newDB(t, pool, o)
 			var pe *pgconn.PgError
 			if _, err := db.Exec(ctx, failOnce("40001")); !errors.As(err, &pe) || pe.Code != "40001" {
@@ -193,7 +181,7 @@ func TestObserver(t *testing.T) {
 				return "DO $$ BEGIN IF nextval('" + seq + "') = 1 THEN RAISE EXCEPTION 'first run' USING ERRCODE = '" + state + "'; END IF; END $$"
 			}
 			var rec obstest.Recorder
-			if err := tc.run(t, pgretry.Options{Retry: pgretry.RetryOptions{Observer: &rec}}, failOnce); err != nil {
+			if err := tc.run(t, pgretry.Config{Options: retry.Options{Observer: &rec}}, failOnce); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tc.want, rec.Seen()); diff != "" {

@@ -96,7 +96,7 @@ func refusedDB(t *testing.T, dsn string, port int, instrument bool) *pgretry.DB 
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	db, err := pgretry.New(pool, fastOptions(pgretry.Options{NoBreaker: true}))
+	db, err := pgretry.New(pool, fastConfig(pgretry.Config{NoBreaker: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func refusedSQL(t *testing.T, dsn string, port int, instrument bool) *pgretry.SQ
 	}
 	sqlDB := stdlib.OpenDB(*cfg)
 	t.Cleanup(func() { sqlDB.Close() })
-	db, err := pgretry.WrapSQL(sqlDB, fastOptions(pgretry.Options{NoBreaker: true}))
+	db, err := pgretry.WrapSQL(sqlDB, fastConfig(pgretry.Config{NoBreaker: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestNotInstrumented(t *testing.T) {
 	ctx := testCtx(t)
 	for _, marked := range []bool{false, true} {
 		pool, p := proxied(t, s.DSN(""), false)
-		db, r := newDB(t, pool, pgretry.Options{NoBreaker: true})
+		db, r := newDB(t, pool, pgretry.Config{NoBreaker: true})
 		if _, err := pool.Exec(ctx, "SELECT 1"); err != nil {
 			t.Fatal(err)
 		}
@@ -180,12 +180,12 @@ func TestMarkedRetriedAfterSend(t *testing.T) {
 	admin := newPool(t, s, "", nil)
 	exec(t, admin, "DROP TABLE IF EXISTS upserts", "CREATE TABLE upserts (id int PRIMARY KEY, n int NOT NULL)")
 	pool, p := proxied(t, s.DSN(""), true)
-	db, r := newDB(t, pool, pgretry.Options{NoBreaker: true})
+	db, r := newDB(t, pool, pgretry.Config{NoBreaker: true})
 	if _, err := pool.Exec(ctx, "SELECT 1"); err != nil {
 		t.Fatal(err)
 	}
 	p.Arm(cut.Rule{At: cut.AfterSend, Match: matcher("stmt")})
-	_, err := db.Exec(pgretry.Safe(ctx), "INSERT INTO upserts VALUES ($1, 1) ON CONFLICT (id) DO UPDATE SET n = upserts.n + 1", 7)
+	_, err := db.Exec(pgretry.WithIdempotent(ctx), "INSERT INTO upserts VALUES ($1, 1) ON CONFLICT (id) DO UPDATE SET n = upserts.n + 1", 7)
 	var n int
 	if err := admin.QueryRow(ctx, "SELECT n FROM upserts WHERE id = 7").Scan(&n); err != nil {
 		t.Fatal(err)
@@ -214,7 +214,7 @@ func TestDoneContext(t *testing.T) {
 		for _, warm := range []bool{false, true} {
 			pool, p := proxied(t, s.DSN(""), true)
 			obs := &attemptTimes{}
-			db, err := pgretry.New(pool, fastOptions(pgretry.Options{Retry: pgretry.RetryOptions{Observer: obs}}))
+			db, err := pgretry.New(pool, fastConfig(pgretry.Config{Options: retry.Options{Observer: obs}}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func TestDoneContext(t *testing.T) {
 			pgretry.Instrument(cfg)
 			sqlDB := stdlib.OpenDB(*cfg)
 			t.Cleanup(func() { sqlDB.Close() })
-			sdb, err := pgretry.WrapSQL(sqlDB, fastOptions(pgretry.Options{Retry: pgretry.RetryOptions{Observer: obs}}))
+			sdb, err := pgretry.WrapSQL(sqlDB, fastConfig(pgretry.Config{Options: retry.Options{Observer: obs}}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -242,7 +242,7 @@ func TestDoneContext(t *testing.T) {
 			ctx := tt.ctx
 			calls := map[string]func() error{
 				"Exec":            func() error { _, err := db.Exec(ctx, "SELECT 1"); return err },
-				"Exec marked":     func() error { _, err := db.Exec(pgretry.Safe(ctx), "SELECT 1"); return err },
+				"Exec marked":     func() error { _, err := db.Exec(pgretry.WithIdempotent(ctx), "SELECT 1"); return err },
 				"Query":           func() error { _, err := db.Query(ctx, "SELECT 1"); return err },
 				"QueryRow":        func() error { return db.QueryRow(ctx, "SELECT 1").Scan(new(int)) },
 				"Tx":              func() error { return db.Tx(ctx, pgx.TxOptions{}, func(pgx.Tx) error { return nil }) },
@@ -278,8 +278,8 @@ func TestTxContextEndsInFn(t *testing.T) {
 	s := server(t)
 	admin := newPool(t, s, "", nil)
 	exec(t, admin, "DROP TABLE IF EXISTS ends_in_fn", "CREATE TABLE ends_in_fn (lib text NOT NULL)")
-	db, _ := newDB(t, newPool(t, s, "", nil), pgretry.Options{})
-	sdb, _ := newSQL(t, s, "", true, pgretry.Options{})
+	db, _ := newDB(t, newPool(t, s, "", nil), pgretry.Config{})
+	sdb, _ := newSQL(t, s, "", true, pgretry.Config{})
 	type result struct {
 		Failed, Unknown bool
 		Rows            int
@@ -324,12 +324,12 @@ func TestTxContextEndsInFn(t *testing.T) {
 func TestDeadTargetThrottledByDefault(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		o    pgretry.Options
+		o    pgretry.Config
 		most int
 	}{
-		{"no breaker", pgretry.Options{NoBreaker: true}, 103},
-		{"default", pgretry.Options{}, 103},
-		{"unthrottled", pgretry.Options{NoBreaker: true, Retry: pgretry.RetryOptions{Unthrottled: true}}, 300},
+		{"no breaker", pgretry.Config{NoBreaker: true}, 103},
+		{"default", pgretry.Config{}, 103},
+		{"unthrottled", pgretry.Config{NoBreaker: true, Options: retry.Options{Unthrottled: true}}, 300},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := pgxpool.ParseConfig(fmt.Sprintf("postgres://recur@127.0.0.1:%d/none?connect_timeout=5", deadPort(t)))
@@ -343,8 +343,8 @@ func TestDeadTargetThrottledByDefault(t *testing.T) {
 			t.Cleanup(pool.Close)
 			attempts := 0
 			o := tc.o
-			o.Retry.Caps = retry.Caps{Clock: clockcap.Virtual(time.Now())}
-			o.Retry.Observer = retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+			o.Options.Caps = retry.Caps{Clock: clockcap.Virtual(time.Now())}
+			o.Options.Observer = retry.ObserverFunc(func(_ context.Context, e retry.Event) {
 				if e.Kind == retry.Attempted {
 					attempts++
 				}

@@ -27,28 +27,30 @@ type SQLDB struct {
 }
 
 // WrapSQL returns a SQLDB that runs statements on db. It fails if db is
-// nil or the options are invalid. The SQLDB does not own db: close it
-// when done.
-func WrapSQL(db *sql.DB, o Options) (*SQLDB, error) {
+// nil or c is invalid (see Config). The SQLDB's target is SQLTarget,
+// since a *sql.DB does not say where it connects. The SQLDB does not own
+// db: close it when done.
+func WrapSQL(db *sql.DB, c Config) (*SQLDB, error) {
 	if db == nil {
 		return nil, errors.New("pgretry: nil *sql.DB")
 	}
-	c, err := o.build()
+	k, err := c.build(SQLTarget)
 	if err != nil {
 		return nil, err
 	}
-	return &SQLDB{db: db, core: c}, nil
+	return &SQLDB{db: db, core: k}, nil
 }
 
 // DB returns the *sql.DB the SQLDB runs statements on.
 func (s *SQLDB) DB() *sql.DB { return s.db }
 
-// Breaker returns the SQLDB's circuit breaker, nil if Options.NoBreaker.
+// Breaker returns the SQLDB's circuit breaker, SQLTarget's in
+// Config.Breaker, nil if Config.NoBreaker.
 func (s *SQLDB) Breaker() *breaker.Breaker { return s.opts.Breaker }
 
 // ExecContext runs query as sql.DB.ExecContext does, retried if ctx is
-// marked with Safe, or if no byte of it was written to a connection (see
-// Instrument).
+// marked with WithIdempotent, or if no byte of it was written to a
+// connection (see Instrument).
 func (s *SQLDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	res, err := retry.Do(ctx, s.opts, s.sched, judgeResult.of(ctx), nil, func(ctx context.Context) (sql.Result, error) {
 		c, p, err := s.conn(ctx)
@@ -64,7 +66,7 @@ func (s *SQLDB) ExecContext(ctx context.Context, query string, args ...any) (sql
 
 // QueryContext runs query as sql.DB.QueryContext does, retried like
 // ExecContext. Only the errors QueryContext itself returns are retried;
-// Options.Retry.AttemptTimeout does not apply, since the rows outlive the
+// Config.Options.AttemptTimeout does not apply, since the rows outlive the
 // attempt. Closing the rows returns their connection to the pool.
 func (s *SQLDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	rows, err := retry.Do(ctx, s.queryOpts, s.sched, judgeSQL.of(ctx), nil, func(ctx context.Context) (*sql.Rows, error) {
@@ -124,7 +126,7 @@ func (s *SQLDB) Tx(ctx context.Context, opts *sql.TxOptions, fn func(*SQLTx) err
 	switch {
 	case fn == nil:
 		return errNilFn
-	case IsSafe(ctx):
+	case IsIdempotent(ctx):
 		return ErrMarkedInTx
 	}
 	_, err := retry.Do(ctx, s.opts, s.txSched, judgeTx, nil, func(ctx context.Context) (struct{}, error) {
@@ -189,35 +191,36 @@ func (s *SQLDB) probe(c *sql.Conn) probe {
 }
 
 // SQLTx is the transaction SQLDB.Tx runs: a *sql.Tx that refuses
-// statements marked with Safe.
+// statements marked with WithIdempotent.
 type SQLTx struct{ tx *sql.Tx }
 
 // Tx returns the *sql.Tx, for what SQLTx does not mirror. Statements run
-// on it directly are not checked for Safe's mark.
+// on it directly are not checked for WithIdempotent's mark.
 func (t *SQLTx) Tx() *sql.Tx { return t.tx }
 
 // ExecContext runs query in the transaction; ErrMarkedInTx if ctx is
-// marked with Safe.
+// marked with WithIdempotent.
 func (t *SQLTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return nil, ErrMarkedInTx
 	}
 	return t.tx.ExecContext(ctx, query, args...)
 }
 
 // QueryContext runs query in the transaction; ErrMarkedInTx if ctx is
-// marked with Safe.
+// marked with WithIdempotent.
 func (t *SQLTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return nil, ErrMarkedInTx
 	}
 	return t.tx.QueryContext(ctx, query, args...)
 }
 
 // QueryRowContext returns the row that query selects in the
-// transaction; its Scan returns ErrMarkedInTx if ctx is marked with Safe.
+// transaction; its Scan returns ErrMarkedInTx if ctx is marked with
+// WithIdempotent.
 func (t *SQLTx) QueryRowContext(ctx context.Context, query string, args ...any) TxRow {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return TxRow{err: ErrMarkedInTx}
 	}
 	return TxRow{row: t.tx.QueryRowContext(ctx, query, args...)}

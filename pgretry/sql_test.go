@@ -16,14 +16,16 @@ import (
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/pgretry"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
 // newSQL opens a *sql.DB on s through pgx's driver, its connections
-// counted (pgretry.Instrument), and wraps it. ping
-// false turns off the driver's ping of connections idle for more than a
-// second.
-func newSQL(t *testing.T, s *pgtest.Server, extra string, ping bool, o pgretry.Options) (*pgretry.SQLDB, *retries) {
+// counted (pgretry.Instrument), and wraps it, with a breaker of its own
+// (c.Breaker nil) that the test reads through SQLDB.Breaker, and counts
+// its retries. ping false turns off the driver's ping of connections idle
+// for more than a second.
+func newSQL(t *testing.T, s *pgtest.Server, extra string, ping bool, c pgretry.Config) (*pgretry.SQLDB, *retries) {
 	t.Helper()
 	cfg, err := pgx.ParseConfig(s.DSN(extra))
 	if err != nil {
@@ -37,12 +39,7 @@ func newSQL(t *testing.T, s *pgtest.Server, extra string, ping bool, o pgretry.O
 	db := stdlib.OpenDB(*cfg, opts...)
 	t.Cleanup(func() { db.Close() })
 	var r retries
-	if o.Breaker == nil {
-		if o.Breaker, err = breaker.New(breaker.Config{Name: t.Name()}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sdb, err := pgretry.WrapSQL(db, r.options(fastOptions(o)))
+	sdb, err := pgretry.WrapSQL(db, r.config(fastConfig(c)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +55,7 @@ func TestSQLTerminateIdle(t *testing.T) {
 	admin := newPool(t, s, "", nil)
 	for _, marked := range []bool{true, false} {
 		app := map[bool]string{true: "sql_marked", false: "sql_unmarked"}[marked]
-		db, r := newSQL(t, s, "application_name="+app, false, pgretry.Options{})
+		db, r := newSQL(t, s, "application_name="+app, false, pgretry.Config{})
 		db.DB().SetMaxOpenConns(1)
 		if _, err := db.ExecContext(ctx, "SELECT 1"); err != nil {
 			t.Fatal(err)
@@ -66,7 +63,7 @@ func TestSQLTerminateIdle(t *testing.T) {
 		terminate(t, admin, app) // the driver's ping is off: the dead connection is handed out
 		c := ctx
 		if marked {
-			c = pgretry.Safe(ctx)
+			c = pgretry.WithIdempotent(ctx)
 		}
 		var one int
 		err := db.QueryRowContext(c, "SELECT 1").Scan(&one)
@@ -89,7 +86,7 @@ func TestSQLTx(t *testing.T) {
 		"CREATE TABLE sqlskew (id int PRIMARY KEY, v int NOT NULL)",
 		"CREATE TABLE sqlskew_effects (side text NOT NULL)",
 		"INSERT INTO sqlskew VALUES (1, 0), (2, 0)")
-	db, _ := newSQL(t, s, "", true, pgretry.Options{})
+	db, _ := newSQL(t, s, "", true, pgretry.Config{})
 	ctx := testCtx(t)
 	bar := newBarrier(2)
 	var runs atomic.Int64
@@ -130,7 +127,7 @@ func TestSQLTx(t *testing.T) {
 	}
 
 	err := db.Tx(ctx, nil, func(tx *pgretry.SQLTx) error {
-		_, err := tx.ExecContext(pgretry.Safe(ctx), "SELECT 1")
+		_, err := tx.ExecContext(pgretry.WithIdempotent(ctx), "SELECT 1")
 		return err
 	})
 	if !errors.Is(err, pgretry.ErrMarkedInTx) {
@@ -145,27 +142,25 @@ func TestSQLFaults(t *testing.T) {
 	s := pgtest.Start(t)
 	ctx := testCtx(t)
 	const openFor = 300 * time.Millisecond
-	b, err := breaker.New(breaker.Config{Name: "sql", ConsecutiveFailures: 2,
+	bs := breakers(t, breaker.Config{ConsecutiveFailures: 2,
 		OpenFor: schedule.Exponential{Base: openFor, FactorPct: 100, Cap: openFor}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The attempt timeout is for the full pool below; it is long enough
 	// for a statement on a loaded machine.
-	db, r := newSQL(t, s, "", true, pgretry.Options{Breaker: b, Retry: pgretry.RetryOptions{AttemptTimeout: time.Second}})
+	db, r := newSQL(t, s, "", true, pgretry.Config{Breaker: bs, Options: retry.Options{AttemptTimeout: time.Second}})
+	b := db.Breaker()
 	db.DB().SetMaxOpenConns(1)
 	if _, err := db.DB().ExecContext(ctx, "CREATE TABLE u (id int PRIMARY KEY); INSERT INTO u VALUES (1)"); err != nil {
 		t.Fatal(err)
 	}
 	before := b.Stats()
-	if _, err := db.ExecContext(pgretry.Safe(ctx), "INSERT INTO u VALUES (1)"); pgretry.Code(err) != "database_error" {
+	if _, err := db.ExecContext(pgretry.WithIdempotent(ctx), "INSERT INTO u VALUES (1)"); pgretry.Code(err) != "database_error" {
 		t.Errorf("unique violation: %v (code %q); want database_error", err, pgretry.Code(err))
 	}
 	conn, err := db.DB().Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.ExecContext(pgretry.Safe(ctx), "SELECT 1")
+	_, err = db.ExecContext(pgretry.WithIdempotent(ctx), "SELECT 1")
 	conn.Close()
 	if pgretry.Code(err) != "pool_timeout" || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("full pool: %v (code %q); want pool_timeout", err, pgretry.Code(err))

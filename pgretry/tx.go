@@ -20,14 +20,14 @@ var errNilFn = errors.New("pgretry: nil transaction function")
 // transaction fails with a serialization failure (SQLSTATE 40001) or a
 // deadlock (40P01), or before any byte of it was written to a connection,
 // Tx rolls it back and runs fn again in a new transaction, on
-// Options.TxSchedule; any other error is returned after the rollback,
+// Config.TxPolicy; any other error is returned after the rollback,
 // unchanged. fn may therefore run more than once: it must have no effect
 // outside the transaction, return the errors of the statements it runs
 // (wrapped or not), and leave the commit and the rollback to Tx.
 //
 // Statements run through the pgx.Tx that fn receives are never retried
-// one by one; one marked with Safe fails with ErrMarkedInTx, and so does
-// Tx itself when ctx is marked.
+// one by one; one marked with WithIdempotent fails with ErrMarkedInTx,
+// and so does Tx itself when ctx is marked.
 //
 // A COMMIT whose answer never came back (the connection broke, or the
 // context ended, after a byte of it was written) is never rerun: Tx
@@ -37,7 +37,7 @@ func (db *DB) Tx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error)
 	switch {
 	case fn == nil:
 		return errNilFn
-	case IsSafe(ctx):
+	case IsIdempotent(ctx):
 		return ErrMarkedInTx
 	}
 	_, err := retry.Do(ctx, db.opts, db.txSched, judgeTx, nil, func(ctx context.Context) (struct{}, error) {
@@ -78,7 +78,7 @@ func rollback(ctx context.Context, ptx pgx.Tx) {
 }
 
 // tx is the pgx.Tx that a transaction function receives: it refuses
-// statements marked with Safe.
+// statements marked with WithIdempotent.
 type tx struct{ pgx.Tx }
 
 // errRow is the pgx.Row of a refused QueryRow.
@@ -87,7 +87,7 @@ type errRow struct{ err error }
 func (r errRow) Scan(...any) error { return r.err }
 
 func (t tx) Begin(ctx context.Context) (pgx.Tx, error) {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return nil, ErrMarkedInTx
 	}
 	inner, err := t.Tx.Begin(ctx)
@@ -98,42 +98,42 @@ func (t tx) Begin(ctx context.Context) (pgx.Tx, error) {
 }
 
 func (t tx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return pgconn.CommandTag{}, ErrMarkedInTx
 	}
 	return t.Tx.Exec(ctx, sql, args...)
 }
 
 func (t tx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return nil, ErrMarkedInTx
 	}
 	return t.Tx.Query(ctx, sql, args...)
 }
 
 func (t tx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return errRow{ErrMarkedInTx}
 	}
 	return t.Tx.QueryRow(ctx, sql, args...)
 }
 
 func (t tx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return pgx.FailedBatchResults(b, ErrMarkedInTx)
 	}
 	return t.Tx.SendBatch(ctx, b)
 }
 
 func (t tx) CopyFrom(ctx context.Context, table pgx.Identifier, cols []string, src pgx.CopyFromSource) (int64, error) {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return 0, ErrMarkedInTx
 	}
 	return t.Tx.CopyFrom(ctx, table, cols, src)
 }
 
 func (t tx) Prepare(ctx context.Context, name, sql string) (*pgconn.StatementDescription, error) {
-	if IsSafe(ctx) {
+	if IsIdempotent(ctx) {
 		return nil, ErrMarkedInTx
 	}
 	return t.Tx.Prepare(ctx, name, sql)

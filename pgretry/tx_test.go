@@ -49,7 +49,7 @@ func (b *barrier) wait() error {
 }
 
 // contended is the transaction schedule of the conflict tests. Reruns at
-// once (fastOptions) can meet the other side again and again: a rerun
+// once (fastConfig) can meet the other side again and again: a rerun
 // victim can run into the winner before it commits (40001), and two
 // reruns can deadlock anew. Full jitter breaks the symmetry, as it does
 // for retry.DefaultSchedule in production; ten attempts leave room for a slow,
@@ -114,7 +114,7 @@ func TestTxSerializationFailure(t *testing.T) {
 		"CREATE TABLE skew (id int PRIMARY KEY, v int NOT NULL)",
 		"CREATE TABLE skew_effects (side text NOT NULL)",
 		"INSERT INTO skew VALUES (1, 0), (2, 0)")
-	db, _ := newDB(t, pool, pgretry.Options{TxSchedule: contended})
+	db, _ := newDB(t, pool, pgretry.Config{TxPolicy: contended})
 	conflict(t, db, pool, "skew", func(ctx context.Context, tx pgx.Tx, side string, first bool, wait func() error) error {
 		var sum int
 		if err := tx.QueryRow(ctx, "SELECT sum(v) FROM skew").Scan(&sum); err != nil {
@@ -144,7 +144,7 @@ func TestTxDeadlock(t *testing.T) {
 		"CREATE TABLE locks (id int PRIMARY KEY, v int NOT NULL)",
 		"CREATE TABLE locks_effects (side text NOT NULL)",
 		"INSERT INTO locks VALUES (1, 0), (2, 0)")
-	db, _ := newDB(t, pool, pgretry.Options{TxSchedule: contended})
+	db, _ := newDB(t, pool, pgretry.Config{TxPolicy: contended})
 	conflict(t, db, pool, "locks", func(ctx context.Context, tx pgx.Tx, side string, first bool, wait func() error) error {
 		order := map[string][2]int{"a": {1, 2}, "b": {2, 1}}[side]
 		if _, err := tx.Exec(ctx, "UPDATE locks SET v = v + 1 WHERE id = $1", order[0]); err != nil {
@@ -170,7 +170,7 @@ func TestTxDeadlock(t *testing.T) {
 func TestTxMarked(t *testing.T) {
 	pool := newPool(t, server(t), "", nil)
 	exec(t, pool, "DROP TABLE IF EXISTS marked", "CREATE TABLE marked (v int)")
-	db, r := newDB(t, pool, pgretry.Options{})
+	db, r := newDB(t, pool, pgretry.Config{})
 	ctx := testCtx(t)
 	runs := 0
 	err := db.Tx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
@@ -178,7 +178,7 @@ func TestTxMarked(t *testing.T) {
 		if _, err := tx.Exec(ctx, "INSERT INTO marked VALUES (1)"); err != nil {
 			return err
 		}
-		_, err := tx.Exec(pgretry.Safe(ctx), "INSERT INTO marked VALUES (2)")
+		_, err := tx.Exec(pgretry.WithIdempotent(ctx), "INSERT INTO marked VALUES (2)")
 		return err
 	})
 	if !errors.Is(err, pgretry.ErrMarkedInTx) || runs != 1 || r.n.Load() != 0 {
@@ -189,20 +189,20 @@ func TestTxMarked(t *testing.T) {
 		t.Errorf("rows after the failed transaction: %d, %v; want 0 (rolled back)", n, err)
 	}
 	for name, call := range map[string]func(tx pgx.Tx) error{
-		"Query":    func(tx pgx.Tx) error { _, err := tx.Query(pgretry.Safe(ctx), "SELECT 1"); return err },
-		"QueryRow": func(tx pgx.Tx) error { return tx.QueryRow(pgretry.Safe(ctx), "SELECT 1").Scan(new(int)) },
-		"Begin":    func(tx pgx.Tx) error { _, err := tx.Begin(pgretry.Safe(ctx)); return err },
+		"Query":    func(tx pgx.Tx) error { _, err := tx.Query(pgretry.WithIdempotent(ctx), "SELECT 1"); return err },
+		"QueryRow": func(tx pgx.Tx) error { return tx.QueryRow(pgretry.WithIdempotent(ctx), "SELECT 1").Scan(new(int)) },
+		"Begin":    func(tx pgx.Tx) error { _, err := tx.Begin(pgretry.WithIdempotent(ctx)); return err },
 		"Batch": func(tx pgx.Tx) error {
 			b := &pgx.Batch{}
 			b.Queue("SELECT 1")
-			return tx.SendBatch(pgretry.Safe(ctx), b).Close()
+			return tx.SendBatch(pgretry.WithIdempotent(ctx), b).Close()
 		},
 	} {
 		if err := db.Tx(ctx, pgx.TxOptions{}, call); !errors.Is(err, pgretry.ErrMarkedInTx) {
 			t.Errorf("%s marked in a transaction: %v; want ErrMarkedInTx", name, err)
 		}
 	}
-	if err := db.Tx(pgretry.Safe(ctx), pgx.TxOptions{}, func(pgx.Tx) error { runs++; return nil }); !errors.Is(err, pgretry.ErrMarkedInTx) || runs != 1 {
+	if err := db.Tx(pgretry.WithIdempotent(ctx), pgx.TxOptions{}, func(pgx.Tx) error { runs++; return nil }); !errors.Is(err, pgretry.ErrMarkedInTx) || runs != 1 {
 		t.Errorf("Tx with a marked context: %v, ran=%v; want ErrMarkedInTx, not run", err, runs != 1)
 	}
 }
@@ -213,7 +213,7 @@ func TestTxMarked(t *testing.T) {
 func TestTxPanic(t *testing.T) {
 	pool := newPool(t, server(t), "", nil)
 	exec(t, pool, "DROP TABLE IF EXISTS panics", "CREATE TABLE panics (v int)")
-	db, _ := newDB(t, pool, pgretry.Options{})
+	db, _ := newDB(t, pool, pgretry.Config{})
 	ctx := testCtx(t)
 	got := func() (r any) {
 		defer func() { r = recover() }()

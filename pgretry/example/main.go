@@ -49,7 +49,7 @@ func run(ctx context.Context, dsn string, out io.Writer) error {
 		return err
 	}
 	defer pool.Close()
-	db, err := pgretry.New(pool, pgretry.Options{})
+	db, err := pgretry.New(pool, pgretry.Config{})
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func run(ctx context.Context, dsn string, out io.Writer) error {
 
 	// A read is safe to repeat: mark it.
 	var n int
-	if err := db.QueryRow(pgretry.Safe(ctx), "SELECT n FROM recur_example_visits WHERE page = $1", "/").Scan(&n); err != nil {
+	if err := db.QueryRow(pgretry.WithIdempotent(ctx), "SELECT n FROM recur_example_visits WHERE page = $1", "/").Scan(&n); err != nil {
 		return fmt.Errorf("read: %w (code %s)", err, pgretry.Code(err))
 	}
 	st := db.Breaker().Stats()

@@ -12,7 +12,7 @@ import (
 
 // BenchmarkGet is a GET of a present key against redis-server on
 // loopback: plain go-redis (retries off), and through the hook, unmarked
-// (the breaker alone) and marked safe (the breaker and the runner). Run
+// (the breaker alone) and marked idempotent (the breaker and the runner). Run
 // it 10 times in a shell loop, so that the three alternate, and compare
 // with benchstat -col /lib (see docs/benchmarks.md).
 func BenchmarkGet(b *testing.B) {
@@ -31,7 +31,7 @@ func BenchmarkGet(b *testing.B) {
 	}{
 		{"lib=go-redis", plain, ctx},
 		{"lib=redisretry", hooked, ctx},
-		{"lib=redisretry-safe", hooked, redisretry.WithSafe(ctx)},
+		{"lib=redisretry-safe", hooked, redisretry.WithIdempotent(ctx)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -45,7 +45,7 @@ func BenchmarkGet(b *testing.B) {
 }
 
 // BenchmarkHook is the hook's own cost: its ProcessHook around a next
-// that answers at once, for a GET unmarked and marked safe, with the
+// that answers at once, for a GET unmarked and marked idempotent, with the
 // default Config (breaker on).
 func BenchmarkHook(b *testing.B) {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, ContextTimeoutEnabled: true})
@@ -61,7 +61,7 @@ func BenchmarkHook(b *testing.B) {
 		ctx  context.Context
 	}{
 		{"unmarked", context.Background()},
-		{"safe", redisretry.WithSafe(context.Background())},
+		{"safe", redisretry.WithIdempotent(context.Background())},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

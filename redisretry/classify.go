@@ -19,7 +19,7 @@ import (
 // retry runner and the client's breaker:
 //
 //	nil, redis.Nil                           Success    (the server answered)
-//	connection refused, reset or closed,     Transient  (retried if marked safe;
+//	connection refused, reset or closed,     Transient  (retried if marked;
 //	a timeout (AttemptTimeout's included),               counts against the server)
 //	LOADING, MASTERDOWN,
 //	CLUSTERDOWN, TRYAGAIN, READONLY (a
@@ -133,7 +133,7 @@ func Code(err error) string {
 }
 
 // judge is the runner's Judge: Classify's verdict, and a reason label of
-// the bounded set that RetryOptions.Observer lists. A nil error and
+// the bounded set that Config.Options lists. A nil error and
 // redis.Nil are a Success, with no label.
 func judge(_ struct{}, err error) retry.Judgement {
 	if err == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
 	"github.com/redis/go-redis/v9"
@@ -67,23 +68,43 @@ func TestCodeAllocs(t *testing.T) {
 	}
 }
 
-// TestConfig: what NewClient and Install refuse.
+// TestConfig: what NewClient and Install refuse, and the error that
+// says so.
 func TestConfig(t *testing.T) {
 	opt := &redis.Options{Addr: "127.0.0.1:1"}
 	bucket, err := budget.NewTokenBucket(budget.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, c := range map[string]redisretry.Config{
-		"timeout":        {Retry: redisretry.RetryOptions{AttemptTimeout: -1}},
-		"both":           {Policy: "times(3)", Schedule: parseTimes()},
-		"policy":         {Policy: "times("},
-		"breaker-config": {Breaker: breaker.Config{FailureRate: 200}},
-		"unthrottled":    {Retry: redisretry.RetryOptions{Unthrottled: true, Budget: bucket}},
+	budgets, err := budget.NewRegistry(budget.DefaultConfig(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := breaker.New(breaker.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		c    redisretry.Config
+		want string // in the error
+	}{
+		"timeout":          {redisretry.Config{Options: retry.Options{AttemptTimeout: -1}}, "AttemptTimeout"},
+		"pushback":         {redisretry.Config{Options: retry.Options{MaxPushback: -1}}, "MaxPushback"},
+		"target":           {redisretry.Config{Options: retry.Options{Target: "x"}}, "Target"},
+		"options-breaker":  {redisretry.Config{Options: retry.Options{Breaker: b}}, "Breaker"},
+		"options-budget":   {redisretry.Config{Options: retry.Options{Budget: bucket}}, "Budget"},
+		"policy":           {redisretry.Config{Policy: schedule.Times{N: 0}}, "Policy"},
+		"breaker-and-none": {redisretry.Config{Breaker: breakers(t, breaker.Config{}), NoBreaker: true}, "NoBreaker"},
+		"unthrottled":      {redisretry.Config{Budget: budgets, Options: retry.Options{Unthrottled: true}}, "Unthrottled"},
 	} {
-		if rdb, err := redisretry.NewClient(opt, c); err == nil {
+		rdb, err := redisretry.NewClient(opt, tc.c)
+		if err == nil {
 			rdb.Close()
-			t.Errorf("%s: NewClient accepted %+v", name, c)
+			t.Errorf("%s: NewClient accepted %+v", name, tc.c)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "redisretry: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: NewClient: %v, want a redisretry error naming %s", name, err, tc.want)
 		}
 	}
 	if _, err := redisretry.NewClient(nil, redisretry.Config{}); err == nil {
@@ -115,4 +136,35 @@ func TestConfig(t *testing.T) {
 	}
 }
 
-func parseTimes() schedule.Schedule { return schedule.Times{N: 3} }
+// TestBreakerRegistry: a client's breaker is its registry's breaker for
+// the client's address, named by it; clients given one registry share the
+// breaker of the address they share, and clients given none each have
+// their own; NoBreaker has none.
+func TestBreakerRegistry(t *testing.T) {
+	const addr = "127.0.0.1:1"
+	install := func(c redisretry.Config) *redisretry.Hook {
+		t.Helper()
+		rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, ContextTimeoutEnabled: true})
+		t.Cleanup(func() { rdb.Close() })
+		h, err := redisretry.Install(rdb, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	reg := breakers(t, breaker.Config{ConsecutiveFailures: 2})
+	a, b := install(redisretry.Config{Breaker: reg}), install(redisretry.Config{Breaker: reg})
+	if a.Breaker() != reg.Get(addr) || b.Breaker() != reg.Get(addr) {
+		t.Error("a client given a registry does not use its breaker for the client's address")
+	}
+	own1, own2 := install(redisretry.Config{}), install(redisretry.Config{})
+	if own1.Breaker() == nil || own1.Breaker() == own2.Breaker() {
+		t.Error("two clients without a registry do not have a breaker each")
+	}
+	if diff := cmp.Diff([]string{addr, addr}, []string{a.Breaker().Name(), own1.Breaker().Name()}); diff != "" {
+		t.Errorf("breaker names (-want +got)\n%s", diff)
+	}
+	if h := install(redisretry.Config{NoBreaker: true}); h.Breaker() != nil {
+		t.Error("NoBreaker left a breaker")
+	}
+}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/retry"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/recur-go/recur/redisretry"
@@ -46,11 +48,11 @@ func TestDeadlines(t *testing.T) {
 	}
 	runs := []run{
 		{"unmarked-deadline", redisretry.Config{NoBreaker: true}, false, 300 * time.Millisecond, 300 * time.Millisecond},
-		{"marked-deadline", redisretry.Config{NoBreaker: true, Policy: "spaced(20ms) & times(1000)"}, true, 300 * time.Millisecond, 300 * time.Millisecond},
-		{"marked-attempt-timeout", redisretry.Config{NoBreaker: true, Policy: "times(3)",
-			Retry: redisretry.RetryOptions{AttemptTimeout: 100 * time.Millisecond}}, true, 0, 300 * time.Millisecond},
-		{"marked-both", redisretry.Config{Policy: "spaced(10ms) & times(1000)", Breaker: breaker.Config{ConsecutiveFailures: 1000},
-			Retry: redisretry.RetryOptions{AttemptTimeout: 80 * time.Millisecond}}, true, 250 * time.Millisecond, 250 * time.Millisecond},
+		{"marked-deadline", redisretry.Config{NoBreaker: true, Policy: parse.MustParse("spaced(20ms) & times(1000)")}, true, 300 * time.Millisecond, 300 * time.Millisecond},
+		{"marked-attempt-timeout", redisretry.Config{NoBreaker: true, Policy: parse.MustParse("times(3)"),
+			Options: retry.Options{AttemptTimeout: 100 * time.Millisecond}}, true, 0, 300 * time.Millisecond},
+		{"marked-both", redisretry.Config{Policy: parse.MustParse("spaced(10ms) & times(1000)"), Breaker: breakers(t, breaker.Config{ConsecutiveFailures: 1000}),
+			Options: retry.Options{AttemptTimeout: 80 * time.Millisecond}}, true, 250 * time.Millisecond, 250 * time.Millisecond},
 	}
 	for _, mode := range []string{"killed", "sigstop"} {
 		t.Run(mode, func(t *testing.T) {
@@ -75,7 +77,7 @@ func TestDeadlines(t *testing.T) {
 				for i, r := range runs {
 					ctx := context.Background()
 					if r.safe {
-						ctx = redisretry.WithSafe(ctx)
+						ctx = redisretry.WithIdempotent(ctx)
 					}
 					var cancel context.CancelFunc = func() {}
 					if r.deadline > 0 {
@@ -109,9 +111,9 @@ func TestPoolTimeout(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: s.Addr, MaxRetries: -1, ContextTimeoutEnabled: true, PoolSize: 1, PoolTimeout: 50 * time.Millisecond})
 	t.Cleanup(func() { rdb.Close() })
 	h, err := redisretry.Install(rdb, redisretry.Config{
-		Policy:  "times(3)",
-		Breaker: breaker.Config{ConsecutiveFailures: 1},
-		Retry:   redisretry.RetryOptions{OnRetry: func(int, error, time.Duration, string) { retries++ }},
+		Policy:  parse.MustParse("times(3)"),
+		Breaker: breakers(t, breaker.Config{ConsecutiveFailures: 1}),
+		Options: retry.Options{Observer: onRetry(func(error) { retries++ })},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +126,7 @@ func TestPoolTimeout(t *testing.T) {
 	}()
 	time.Sleep(100 * time.Millisecond)
 	var codes []string
-	for _, c := range []context.Context{ctx, redisretry.WithSafe(ctx), ctx} {
+	for _, c := range []context.Context{ctx, redisretry.WithIdempotent(ctx), ctx} {
 		codes = append(codes, redisretry.Code(rdb.Get(c, "k").Err()))
 	}
 	wg.Wait()
@@ -147,7 +149,7 @@ func TestDoneContextNeverSent(t *testing.T) {
 	s := redistest.Start(t)
 	admin := s.Admin(t)
 	bg := context.Background()
-	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breaker.Config{ConsecutiveFailures: 1}})
+	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breakers(t, breaker.Config{ConsecutiveFailures: 1})})
 	if err := rdb.Ping(bg).Err(); err != nil { // a pooled connection, ready to write on
 		t.Fatal(err)
 	}
@@ -157,7 +159,7 @@ func TestDoneContextNeverSent(t *testing.T) {
 	defer cancel2()
 	before := commandCount(t, admin)
 	stats := h.Breaker().Stats()
-	for _, ctx := range []context.Context{canceled, expired, redisretry.WithSafe(canceled), redisretry.WithSafe(expired)} {
+	for _, ctx := range []context.Context{canceled, expired, redisretry.WithIdempotent(canceled), redisretry.WithIdempotent(expired)} {
 		if err := rdb.Incr(ctx, "n").Err(); redisretry.Code(err) != redisretry.CodeCanceled {
 			t.Errorf("INCR with a done context: %v, want canceled", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/recur-go/recur/parse"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/recur-go/recur/redisretry"
@@ -15,13 +16,13 @@ import (
 func Example() {
 	ctx := context.Background()
 	rdb, err := redisretry.NewClient(&redis.Options{Addr: "127.0.0.1:6379"}, redisretry.Config{
-		Policy: "fulljitter(50ms, 1s) & times(3)",
+		Policy: parse.MustParse("fulljitter(50ms, 1s) & times(3)"),
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer rdb.Close()
-	name, err := rdb.Get(redisretry.WithSafe(ctx), "user:42:name").Result()
+	name, err := rdb.Get(redisretry.WithIdempotent(ctx), "user:42:name").Result()
 	fmt.Println(name, err)
 	visits, err := rdb.Incr(ctx, "user:42:visits").Result()
 	fmt.Println(visits, err)

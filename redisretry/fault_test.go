@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/retry"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/recur-go/recur/redisretry"
@@ -21,10 +22,10 @@ import (
 func TestSlowCalls(t *testing.T) {
 	s := redistest.Start(t)
 	ctx := context.Background()
-	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breaker.Config{
+	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breakers(t, breaker.Config{
 		SlowCall: 200 * time.Millisecond, SlowRate: 50, MinCalls: 4,
 		OpenFor: parse.MustParse("spaced(10s)"),
-	}})
+	})})
 	for _, c := range [][]any{{"PING"}, {"DEBUG", "SLEEP", "0.3"}, {"PING"}, {"DEBUG", "SLEEP", "0.3"}} {
 		if err := rdb.Do(ctx, c...).Err(); err != nil {
 			t.Fatal(err)
@@ -72,7 +73,7 @@ func TestIncrAtMostOnce(t *testing.T) {
 }
 
 // TestPipelines: a pipeline is retried whole when every command in it is
-// marked safe, and sent once otherwise.
+// marked idempotent, and sent once otherwise.
 func TestPipelines(t *testing.T) {
 	s := redistest.Start(t)
 	admin := s.Admin(t)
@@ -84,7 +85,7 @@ func TestPipelines(t *testing.T) {
 		cmds     func(p redis.Pipeliner, key string)
 		want     int64
 	}{
-		{"marked", redisretry.WithSafe(ctx), false, func(p redis.Pipeliner, key string) {
+		{"marked", redisretry.WithIdempotent(ctx), false, func(p redis.Pipeliner, key string) {
 			p.Get(ctx, "x")
 			p.Eval(ctx, counted, []string{key}, "LOADING loading")
 		}, 3},
@@ -96,12 +97,12 @@ func TestPipelines(t *testing.T) {
 			p.Get(ctx, "x")
 			p.Eval(ctx, counted, []string{key}, "LOADING loading")
 		}, 1},
-		{"transaction-marked", redisretry.WithSafe(ctx), false, func(p redis.Pipeliner, key string) {
+		{"transaction-marked", redisretry.WithIdempotent(ctx), false, func(p redis.Pipeliner, key string) {
 			p.Eval(ctx, counted, []string{key}, "LOADING loading")
 		}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true, ReadOnlySafe: tc.readOnly})
+			rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true, ReadOnlyIdempotent: tc.readOnly})
 			key := "runs:" + tc.name
 			pipe := rdb.Pipeline()
 			if tc.name == "transaction-marked" {
@@ -120,10 +121,10 @@ func TestPipelines(t *testing.T) {
 	}
 }
 
-// TestReadOnlySafe: with Config.ReadOnlySafe a GET whose reply is lost
+// TestReadOnlyIdempotent: with Config.ReadOnlyIdempotent a GET whose reply is lost
 // to a stalled server is sent again and answered once the server wakes;
 // without it, or for an INCR, the timeout comes back after one attempt.
-func TestReadOnlySafe(t *testing.T) {
+func TestReadOnlyIdempotent(t *testing.T) {
 	s := redistest.Start(t)
 	admin := s.Admin(t)
 	ctx := context.Background()
@@ -142,8 +143,8 @@ func TestReadOnlySafe(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			rdb, _ := hooked(t, s.Addr, redisretry.Config{NoBreaker: true, ReadOnlySafe: tc.readOnly, Retry: redisretry.RetryOptions{
-				OnRetry: func(_ int, err error, _ time.Duration, _ string) { got = append(got, redisretry.Code(err)) },
+			rdb, _ := hooked(t, s.Addr, redisretry.Config{NoBreaker: true, ReadOnlyIdempotent: tc.readOnly, Options: retry.Options{
+				Observer: onRetry(func(err error) { got = append(got, redisretry.Code(err)) }),
 			}})
 			if err := rdb.Ping(ctx).Err(); err != nil {
 				t.Fatal(err)
@@ -172,10 +173,10 @@ func TestReadOnlySafe(t *testing.T) {
 // or not.
 func TestCallerCancelCountsNothing(t *testing.T) {
 	s := redistest.Start(t)
-	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breaker.Config{ConsecutiveFailures: 1}})
+	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breakers(t, breaker.Config{ConsecutiveFailures: 1})})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, c := range []context.Context{ctx, redisretry.WithSafe(ctx)} {
+	for _, c := range []context.Context{ctx, redisretry.WithIdempotent(ctx)} {
 		for range 3 {
 			err := rdb.Get(c, "k").Err()
 			if got := redisretry.Code(err); got != redisretry.CodeCanceled {

@@ -17,7 +17,7 @@ import (
 )
 
 // TestJudge: the judge keeps Classify's verdict and folds Code into the
-// bounded labels that RetryOptions.Observer lists.
+// bounded labels that Config.Options lists.
 func TestJudge(t *testing.T) {
 	dial := func(err error) error { return &net.OpError{Op: "dial", Net: "tcp", Err: err} }
 	read := func(err error) error { return &net.OpError{Op: "read", Net: "tcp", Err: err} }

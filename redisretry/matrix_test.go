@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/retry"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/recur-go/recur/redisretry"
@@ -130,7 +131,7 @@ func (p *cutter) pipe(from, to net.Conn, side int) {
 }
 
 // TestCutMatrix: INCR, LPUSH, EVAL, a pipeline and a MULTI/EXEC
-// transaction, none marked safe, each cut at every byte of its request
+// transaction, none marked idempotent, each cut at every byte of its request
 // (0 is before send) and of its reply (0 is after send, the whole reply
 // is after the server's reply): the server ran each command at most once
 // (0 duplicate side effects); a cut inside the request ran nothing, but
@@ -141,7 +142,7 @@ func TestCutMatrix(t *testing.T) {
 	p := startCutter(t, srv.Addr)
 	ctx := context.Background()
 	rdb, err := redisretry.NewClient(&redis.Options{Addr: p.addr, PoolSize: 1, DialTimeout: time.Second, ReadTimeout: time.Second},
-		redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{Unthrottled: true}})
+		redisretry.Config{NoBreaker: true, Options: retry.Options{Unthrottled: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,17 +11,18 @@ import (
 )
 
 // ProcessPipelineHook retries a pipeline (or a MULTI/EXEC transaction)
-// whole, and only when every command in it is marked safe: the context
-// carries WithSafe's mark, or ReadOnlySafe is set and every command is on
-// ReadOnly's list. Any other pipeline is sent once, through the breaker.
-// The pipeline's verdict is that of its first failed command.
+// whole, and only when every command in it is marked idempotent: the
+// context carries WithIdempotent's mark, or ReadOnlyIdempotent is set and
+// every command is on ReadOnly's list. Any other pipeline is sent once,
+// through the breaker. The pipeline's verdict is that of its first failed
+// command.
 func (h *Hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		if allSetup(cmds) {
 			return next(ctx, cmds)
 		}
 		s := h.s
-		if !h.pipelineSafe(ctx, cmds) {
+		if !h.pipelineIdempotent(ctx, cmds) {
 			s = schedule.Times{N: 1}
 		}
 		n := 0
@@ -88,8 +89,10 @@ func firstErr(cmds []redis.Cmder) error {
 	return nil
 }
 
-func (h *Hook) pipelineSafe(ctx context.Context, cmds []redis.Cmder) bool {
-	if Safe(ctx) {
+// pipelineIdempotent reports whether every command of cmds is marked
+// idempotent.
+func (h *Hook) pipelineIdempotent(ctx context.Context, cmds []redis.Cmder) bool {
+	if IsIdempotent(ctx) {
 		return true
 	}
 	if !h.readOnly {

@@ -37,11 +37,11 @@ type outcome struct {
 // attempts and no breaker unless b is set.
 func newClient(t testing.TB, addr string, c redisretry.Config) *redis.Client {
 	t.Helper()
-	if c.Schedule == nil && c.Policy == "" {
-		c.Policy = "times(3)"
+	if c.Policy == nil {
+		c.Policy = parse.MustParse("times(3)")
 	}
-	if c.Retry.Budget == nil {
-		c.Retry.Unthrottled = true // the tests count attempts, which the process's shared budget would cut
+	if c.Options.Budget == nil {
+		c.Options.Unthrottled = true // the tests count attempts, which the process's shared budget would cut
 	}
 	rdb, err := redisretry.NewClient(&redis.Options{Addr: addr, DialTimeout: 200 * time.Millisecond, ReadTimeout: 500 * time.Millisecond}, c)
 	if err != nil {
@@ -51,14 +51,34 @@ func newClient(t testing.TB, addr string, c redisretry.Config) *redis.Client {
 	return rdb
 }
 
+// breakers returns a breaker registry made from c.
+func breakers(t testing.TB, c breaker.Config) *breaker.Registry {
+	t.Helper()
+	r, err := breaker.NewRegistry(c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// onRetry returns an Observer that calls f with the error of each attempt
+// the runner retries, before its wait.
+func onRetry(f func(err error)) retry.Observer {
+	return retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		if e.Kind == retry.Retrying {
+			f(e.Err)
+		}
+	})
+}
+
 // hooked makes a client with MaxRetries -1 and installs the hook on it.
 func hooked(t testing.TB, addr string, c redisretry.Config) (*redis.Client, *redisretry.Hook) {
 	t.Helper()
-	if c.Schedule == nil && c.Policy == "" {
-		c.Policy = "times(3)"
+	if c.Policy == nil {
+		c.Policy = parse.MustParse("times(3)")
 	}
-	if c.Retry.Budget == nil {
-		c.Retry.Unthrottled = true // the tests count attempts, which the process's shared budget would cut
+	if c.Options.Budget == nil {
+		c.Options.Unthrottled = true // the tests count attempts, which the process's shared budget would cut
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, ContextTimeoutEnabled: true, DialTimeout: 200 * time.Millisecond, ReadTimeout: 500 * time.Millisecond})
 	t.Cleanup(func() { rdb.Close() })
@@ -70,7 +90,7 @@ func hooked(t testing.TB, addr string, c redisretry.Config) (*redis.Client, *red
 }
 
 // TestServerReplies runs each server-side rule against the real server:
-// a command marked safe that fails with a failure reply is sent three
+// a command marked idempotent that fails with a failure reply is sent three
 // times, one with any other reply once.
 func TestServerReplies(t *testing.T) {
 	s := redistest.Start(t)
@@ -80,7 +100,7 @@ func TestServerReplies(t *testing.T) {
 		t.Fatal(err)
 	}
 	rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true})
-	safe := redisretry.WithSafe(ctx)
+	safe := redisretry.WithIdempotent(ctx)
 	for _, tc := range []struct {
 		name string
 		run  func(key string) error
@@ -147,7 +167,7 @@ func TestConnectionErrors(t *testing.T) {
 	})
 }
 
-// TestClientKill: CLIENT KILL ends a command in flight. Marked safe, it
+// TestClientKill: CLIENT KILL ends a command in flight. Marked idempotent, it
 // is sent again on a new connection and succeeds; unmarked, its error
 // comes back after one attempt.
 func TestClientKill(t *testing.T) {
@@ -157,12 +177,12 @@ func TestClientKill(t *testing.T) {
 	for _, marked := range []bool{true, false} {
 		t.Run(fmt.Sprint("marked=", marked), func(t *testing.T) {
 			var retries []string
-			rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
-				OnRetry: func(_ int, err error, _ time.Duration, _ string) { retries = append(retries, redisretry.Code(err)) },
+			rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true, Options: retry.Options{
+				Observer: onRetry(func(err error) { retries = append(retries, redisretry.Code(err)) }),
 			}})
 			cctx := ctx
 			if marked {
-				cctx = redisretry.WithSafe(ctx)
+				cctx = redisretry.WithIdempotent(ctx)
 			}
 			key := fmt.Sprint("queue:", marked)
 			done := make(chan error, 1)
@@ -245,10 +265,10 @@ func TestRestart(t *testing.T) {
 	s := redistest.Start(t)
 	ctx := context.Background()
 	var dials atomic.Int64
-	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breaker.Config{
+	rdb, h := hooked(t, s.Addr, redisretry.Config{Breaker: breakers(t, breaker.Config{
 		ConsecutiveFailures: 3,
 		OpenFor:             parse.MustParse("spaced(300ms)"),
-	}})
+	})})
 	rdb.AddHook(dialCounter{&dials})
 	if err := rdb.Set(ctx, "k", "v", 0).Err(); err != nil {
 		t.Fatal(err)
@@ -315,17 +335,17 @@ func TestMasterDown(t *testing.T) {
 	l.Close()
 	s := redistest.Start(t, "--replicaof", "127.0.0.1", fmt.Sprint(gone), "--replica-serve-stale-data", "no")
 	var retries []string
-	rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
-		OnRetry: func(_ int, err error, _ time.Duration, _ string) { retries = append(retries, redisretry.Code(err)) },
+	rdb := newClient(t, s.Addr, redisretry.Config{NoBreaker: true, Options: retry.Options{
+		Observer: onRetry(func(err error) { retries = append(retries, redisretry.Code(err)) }),
 	}})
-	err = rdb.Get(redisretry.WithSafe(context.Background()), "k").Err()
+	err = rdb.Get(redisretry.WithIdempotent(context.Background()), "k").Err()
 	got := outcome{redisretry.Code(err), redisretry.Classify(err), int64(len(retries))}
 	if diff := cmp.Diff(outcome{"MASTERDOWN", verdict.Transient, 2}, got); diff != "" {
 		t.Errorf("%v: (-want +got)\n%s", err, diff)
 	}
 }
 
-// TestObserver: RetryOptions.Observer sees each attempt and the retry
+// TestObserver: Options.Observer sees each attempt and the retry
 // between them, with the client's address as the target and the
 // attempt's reason label: an error reply that is retried, in a command
 // and in a pipeline; one that is not; a prefix outside the known ones;
@@ -396,8 +416,8 @@ func TestObserver(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var rec obstest.Recorder
-			rdb := newClient(t, tc.addr, redisretry.Config{NoBreaker: true, Policy: "times(2)", Retry: redisretry.RetryOptions{Observer: &rec}})
-			if err := tc.run(redisretry.WithSafe(context.Background()), rdb, "observed:"+tc.name); err != nil {
+			rdb := newClient(t, tc.addr, redisretry.Config{NoBreaker: true, Policy: parse.MustParse("times(2)"), Options: retry.Options{Observer: &rec}})
+			if err := tc.run(redisretry.WithIdempotent(context.Background()), rdb, "observed:"+tc.name); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tc.want, rec.Seen()); diff != "" {

@@ -8,23 +8,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/redisretry"
 	"github.com/recur-go/recur/retry"
 	"github.com/redis/go-redis/v9"
 )
 
-// A hundred GETs marked safe against an address where nothing listens,
+// A hundred GETs marked idempotent against an address where nothing listens,
 // with the zero Config but for a virtual clock and no breaker, make 103
 // attempts where the default policy alone would make 300: the server's
 // shared default budget allows three retries before it is half empty.
-// Unthrottled is the policy alone.
+// Unthrottled is the policy alone. A Config.Budget registry of the same
+// budgets throttles alike, with the budget of the client's address.
 func TestDeadServerThrottledByDefault(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		unthrottled bool
+		registry    bool
 		want        int
-	}{{"default", false, 103}, {"Unthrottled", true, 300}} {
+	}{{"default", false, false, 103}, {"Unthrottled", true, false, 300}, {"registry", false, true, 103}} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
@@ -33,7 +37,13 @@ func TestDeadServerThrottledByDefault(t *testing.T) {
 			addr := l.Addr().String()
 			l.Close()
 			attempts := 0
-			c, err := redisretry.NewClient(&redis.Options{Addr: addr}, redisretry.Config{NoBreaker: true, Retry: redisretry.RetryOptions{
+			var budgets *budget.Registry
+			if tc.registry {
+				if budgets, err = budget.NewRegistry(budget.DefaultConfig(), 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c, err := redisretry.NewClient(&redis.Options{Addr: addr}, redisretry.Config{NoBreaker: true, Budget: budgets, Options: retry.Options{
 				Caps:        retry.Caps{Clock: clockcap.Virtual(time.Now())},
 				Unthrottled: tc.unthrottled,
 				Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
@@ -50,11 +60,20 @@ func TestDeadServerThrottledByDefault(t *testing.T) {
 				waitDialers(t) // go-redis's background dialer of a dead pool ends a second after Close
 			})
 			for range 100 {
-				if err := c.Get(redisretry.WithSafe(context.Background()), "k").Err(); err == nil {
+				if err := c.Get(redisretry.WithIdempotent(context.Background()), "k").Err(); err == nil {
 					t.Fatal("a GET to a closed port succeeded")
 				}
 			}
 			t.Logf("100 GETs, %d attempts", attempts)
+			if tc.registry {
+				var targets []string
+				for target := range budgets.All() {
+					targets = append(targets, target)
+				}
+				if diff := cmp.Diff([]string{addr}, targets); diff != "" {
+					t.Errorf("the registry's targets (-want +got)\n%s", diff)
+				}
+			}
 			if attempts != tc.want {
 				t.Errorf("100 GETs made %d attempts; want %d", attempts, tc.want)
 			}

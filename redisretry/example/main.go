@@ -1,6 +1,6 @@
 // Command example shows redisretry at work against a Redis server: a
-// BLPOP marked safe is sent again after its connection is killed, one not
-// marked is not, and a missing key is an answer, not a failure.
+// BLPOP marked idempotent is sent again after its connection is killed,
+// one not marked is not, and a missing key is an answer, not a failure.
 //
 //	redis-server --port 6380 &
 //	cd redisretry && go run ./example -addr 127.0.0.1:6380
@@ -21,6 +21,7 @@ import (
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/redisretry"
+	"github.com/recur-go/recur/retry"
 )
 
 func main() {
@@ -34,12 +35,22 @@ func main() {
 
 func run(w io.Writer, addr string) error {
 	ctx := context.Background()
+	policy, err := parse.Parse("fulljitter(50ms, 1s) & times(3)")
+	if err != nil {
+		return err
+	}
+	breakers, err := breaker.NewRegistry(breaker.Config{ConsecutiveFailures: 3, OpenFor: parse.MustParse("spaced(1s)")}, 0)
+	if err != nil {
+		return err
+	}
 	rdb, err := redisretry.NewClient(&redis.Options{Addr: addr}, redisretry.Config{
-		Policy: "fulljitter(50ms, 1s) & times(3)",
-		Retry: redisretry.RetryOptions{OnRetry: func(n int, err error, _ time.Duration, _ string) {
-			fmt.Fprintf(w, "client: attempt %d failed (%s); retrying\n", n, redisretry.Code(err))
-		}},
-		Breaker: breaker.Config{ConsecutiveFailures: 3, OpenFor: parse.MustParse("spaced(1s)")},
+		Policy:  policy,
+		Breaker: breakers,
+		Options: retry.Options{Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+			if e.Kind == retry.Retrying {
+				fmt.Fprintf(w, "client: attempt %d failed (%s); retrying\n", e.Attempt, redisretry.Code(e.Err))
+			}
+		})},
 	})
 	if err != nil {
 		return err
@@ -51,7 +62,7 @@ func run(w io.Writer, addr string) error {
 	for _, marked := range []bool{true, false} {
 		cctx, name := ctx, "not marked"
 		if marked {
-			cctx, name = redisretry.WithSafe(ctx), "marked safe"
+			cctx, name = redisretry.WithIdempotent(ctx), "marked idempotent"
 		}
 		fmt.Fprintf(w, "-- BLPOP %s, its connection killed while it waits\n", name)
 		done := make(chan error, 1)

@@ -20,7 +20,7 @@ func TestRun(t *testing.T) {
 	if err := run(&out, addr); err != nil {
 		t.Fatal(err)
 	}
-	want := `-- BLPOP marked safe, its connection killed while it waits
+	want := `-- BLPOP marked idempotent, its connection killed while it waits
 client: attempt 1 failed (closed); retrying
 client: got "job 1"
 -- BLPOP not marked, its connection killed while it waits

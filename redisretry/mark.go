@@ -5,26 +5,26 @@ import (
 	"strings"
 )
 
-// safeKey is the context key of WithSafe's mark.
-type safeKey struct{}
+// idempotentKey is the context key of WithIdempotent's mark.
+type idempotentKey struct{}
 
-// WithSafe returns ctx marked safe to retry: a command (or a pipeline)
+// WithIdempotent returns ctx marked idempotent: a command (or a pipeline)
 // run with it may be sent again after a failure, because running it twice
 // does the same as running it once. Mark only such commands: a GET, a SET
 // of a fixed value, a DEL; never an INCR, an LPUSH or a script with side
 // effects, which a retry after a lost reply would apply twice.
-func WithSafe(ctx context.Context) context.Context {
-	return context.WithValue(ctx, safeKey{}, true)
+func WithIdempotent(ctx context.Context) context.Context {
+	return context.WithValue(ctx, idempotentKey{}, true)
 }
 
-// Safe reports whether ctx carries WithSafe's mark.
-func Safe(ctx context.Context) bool {
-	v, _ := ctx.Value(safeKey{}).(bool)
+// IsIdempotent reports whether ctx carries WithIdempotent's mark.
+func IsIdempotent(ctx context.Context) bool {
+	v, _ := ctx.Value(idempotentKey{}).(bool)
 	return v
 }
 
-// readOnly lists the commands Config.ReadOnlySafe retries without a mark:
-// commands that read and never write, so that running one twice is
+// readOnly lists the commands Config.ReadOnlyIdempotent retries without a
+// mark: commands that read and never write, so that running one twice is
 // running it once. Lower case, as go-redis names them.
 var readOnly = map[string]bool{
 	"get": true, "mget": true, "getrange": true, "strlen": true, "exists": true,
@@ -43,11 +43,11 @@ var readOnly = map[string]bool{
 }
 
 // ReadOnly reports whether the command named name (any case) is on the
-// list that Config.ReadOnlySafe retries without WithSafe's mark: GET, MGET,
-// GETRANGE, STRLEN, EXISTS, TYPE, TTL, PTTL, EXPIRETIME, PEXPIRETIME,
-// GETBIT, BITCOUNT, BITPOS; HGET, HMGET, HGETALL, HEXISTS, HLEN, HKEYS,
-// HVALS, HSTRLEN; LRANGE, LLEN, LINDEX, LPOS; SCARD, SISMEMBER,
-// SMISMEMBER, SMEMBERS; ZCARD, ZCOUNT, ZSCORE, ZMSCORE, ZRANK, ZREVRANK,
+// list that Config.ReadOnlyIdempotent retries without WithIdempotent's
+// mark: GET, MGET, GETRANGE, STRLEN, EXISTS, TYPE, TTL, PTTL, EXPIRETIME,
+// PEXPIRETIME, GETBIT, BITCOUNT, BITPOS; HGET, HMGET, HGETALL, HEXISTS,
+// HLEN, HKEYS, HVALS, HSTRLEN; LRANGE, LLEN, LINDEX, LPOS; SCARD,
+// SISMEMBER, SMISMEMBER, SMEMBERS; ZCARD, ZCOUNT, ZSCORE, ZMSCORE, ZRANK, ZREVRANK,
 // ZRANGE, ZREVRANGE, ZRANGEBYSCORE, ZREVRANGEBYSCORE, ZRANGEBYLEX,
 // ZLEXCOUNT; XLEN, XRANGE, XREVRANGE; PFCOUNT (on one key: see below),
 // GEOPOS, GEODIST, GEOHASH; PING, ECHO, DBSIZE.

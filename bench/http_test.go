@@ -45,7 +45,7 @@ func BenchmarkHTTPGet(b *testing.B) {
 			return (&http.Client{Transport: base}).Get
 		}},
 		{"recur", func(base *http.Transport) func(string) (*http.Response, error) {
-			return (&http.Client{Transport: &httpretry.Transport{Base: base, Schedule: policy}}).Get
+			return (&http.Client{Transport: &httpretry.Transport{Base: base, Policy: policy}}).Get
 		}},
 		{"retryablehttp", func(base *http.Transport) func(string) (*http.Response, error) {
 			c := retryablehttp.NewClient()

@@ -588,8 +588,12 @@ func TestMigrateRetryablehttp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr.Unthrottled = true // compare the policies alone
-		tr.OnRetry = func(_ *http.Request, _ int, _ error, d time.Duration) { *waits = append(*waits, d) }
+		tr.Options.Unthrottled = true // compare the policies alone
+		tr.Options.Observer = retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+			if e.Kind == retry.Retrying {
+				*waits = append(*waits, e.Delay)
+			}
+		})
 		t.Cleanup(tr.CloseIdleConnections)
 		return tr
 	}

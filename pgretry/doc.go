@@ -40,9 +40,11 @@
 //
 // # The rules
 //
-//   - The breaker guards every attempt. Unreachable servers, admin or
-//     crash shutdowns, too many connections and attempt timeouts count
-//     against it; any answer from a live database (a unique violation, a
+//   - The target's breaker guards every attempt, and the target's budget
+//     bounds the retries (see Config: the target is the pool's
+//     host:port, or SQLTarget for an SQLDB). Unreachable servers, admin
+//     or crash shutdowns, too many connections and attempt timeouts count
+//     against the breaker; any answer from a live database (a unique violation, a
 //     syntax error, a statement timeout) and a pool that had no free
 //     connection in time (pool_timeout: the caller's own overload) count
 //     nothing. An open breaker fails a call at once, without waiting for

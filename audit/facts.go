@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -29,6 +30,7 @@ type facts struct {
 	perAttempt time.Duration
 	worst      time.Duration // worstTime of the retry loop
 	next       string        // the next hop's name
+	copies     int           // the most copies a hedged call sends, 1 without Hedge
 }
 
 func (f facts) retries() bool { return f.attempts > 1 }
@@ -49,6 +51,7 @@ func layerFacts(p Plan) []facts {
 			f.limits = schedule.Bounds(f.s)
 		}
 		f.attempts = MaxAttempts(f.s, time.Duration(l.MinAttemptTime))
+		f.copies = Copies(l.Hedge.Schedule)
 		t := time.Duration(l.AttemptTimeout)
 		switch {
 		case t > 0:
@@ -75,16 +78,27 @@ func dependency(p Plan) string {
 }
 
 // Amplification returns the most attempts one request at the edge can
-// make on the dependency: the product of every layer's MaxAttempts, as
-// each attempt of a layer is a call that the next layer may retry. It is
-// math.MaxInt when a layer's attempts have no bound (or the product does
-// not fit in an int). Four attempts at each of three layers make 64.
+// make on the dependency: the product of every layer's MaxAttempts (or,
+// for a layer that hedges, its Copies if they are more), as each attempt
+// of a layer is a call that the next layer may retry. It is math.MaxInt
+// when a layer's attempts have no bound (or the product does not fit in
+// an int). Four attempts at each of three layers make 64.
 func (p Plan) Amplification() int {
 	n := 1
 	for _, l := range p.Layers {
-		n = mulAttempts(n, MaxAttempts(l.Retry.Schedule, time.Duration(l.MinAttemptTime)))
+		n = mulAttempts(n, max(MaxAttempts(l.Retry.Schedule, time.Duration(l.MinAttemptTime)), Copies(l.Hedge.Schedule)))
 	}
 	return n
+}
+
+// Copies returns the most copies of one call a hedging policy s starts:
+// its bound on attempts, at most retry.MaxCopies, which retry.Hedge never
+// exceeds; 1 for a nil s, which does not hedge.
+func Copies(s schedule.Schedule) int {
+	if s == nil {
+		return 1
+	}
+	return min(schedule.Bounds(s).MaxAttempts, retry.MaxCopies)
 }
 
 // mulAttempts multiplies attempt counts (at least 1 each), with

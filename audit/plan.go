@@ -38,6 +38,13 @@ type Layer struct {
 	// recur's policy language (docs/language.md). The zero Policy means
 	// the layer does not retry, as does Times(1).
 	Retry parse.Policy `json:"retry,omitzero" yaml:"retry,omitempty"`
+	// Hedge is the layer's hedging policy for calls to the next hop, in
+	// the same language (see retry.Hedge and docs/hedging.md): while no
+	// answer has come, another copy of the call starts at each of its
+	// delays. The zero Policy means the layer does not hedge. A hedged
+	// call sends up to its number of copies, as a retried one sends its
+	// attempts, so Amplification counts the larger of the two.
+	Hedge parse.Policy `json:"hedge,omitzero" yaml:"hedge,omitempty"`
 	// RetryOn lists the HTTP status codes the layer retries, if it says.
 	RetryOn []int `json:"retry_on,omitempty" yaml:"retry_on,omitempty"`
 	// AttemptTimeout bounds one call to the next hop. Zero means none: an

@@ -44,6 +44,8 @@ func Rules() []Rule {
 		{"fresh-timeout", Error, "a layer sets a fresh timeout per hop instead of propagating the deadline", freshTimeout},
 		{"retry-exceeds-deadline", Warning, "a layer's worst-case retry time exceeds the deadline it has", retryExceedsDeadline},
 		{"non-idempotent-retry", Error, "a layer retries an operation that is not idempotent and has no idempotency key", nonIdempotentRetry},
+		{"non-idempotent-hedge", Error, "a layer hedges an operation that is not idempotent and has no idempotency key", nonIdempotentHedge},
+		{"hedge-policy", Warning, "a hedging policy lint finds fault with: copies at once, unbounded or more than 5", hedgePolicy},
 		{"retries-4xx", Error, "a layer retries HTTP client errors", retries4xx},
 		{"eol-library", Error, "a layer uses an end-of-life library", eolLibrary},
 	}
@@ -333,20 +335,56 @@ func retryExceedsDeadline(_ Plan, ls []facts, report reportFunc) {
 	})
 }
 
+// unsafeOperations returns the quoted names of l's operations that are
+// neither idempotent nor keyed.
+func unsafeOperations(l *facts) []string {
+	var unsafe []string
+	for _, o := range l.Operations {
+		if !o.Idempotent && !o.IdempotencyKey {
+			unsafe = append(unsafe, strconv.Quote(o.Name))
+		}
+	}
+	return unsafe
+}
+
 func nonIdempotentRetry(_ Plan, ls []facts, report reportFunc) {
 	retrying(ls, func(l *facts) {
-		var unsafe []string
-		for _, o := range l.Operations {
-			if !o.Idempotent && !o.IdempotencyKey {
-				unsafe = append(unsafe, strconv.Quote(o.Name))
-			}
-		}
+		unsafe := unsafeOperations(l)
 		if len(unsafe) == 0 {
 			return
 		}
 		report(l, fmt.Sprintf("retries %s, not idempotent and without an idempotency key: a retry after a lost reply does it twice", strings.Join(unsafe, ", ")),
 			"send an idempotency key with each non-idempotent call, or do not retry it")
 	})
+}
+
+func nonIdempotentHedge(_ Plan, ls []facts, report reportFunc) {
+	for i := range ls {
+		l := &ls[i]
+		if l.copies < 2 {
+			continue
+		}
+		if unsafe := unsafeOperations(l); len(unsafe) > 0 {
+			report(l, fmt.Sprintf("hedges %s, not idempotent and without an idempotency key: every hedged call that is slow runs it up to %d times", strings.Join(unsafe, ", "), l.copies),
+				"hedge only idempotent operations (httpretry does so by itself), or send an idempotency key with each call")
+		}
+	}
+}
+
+// hedgePolicy reports the findings of lint's hedge rules on a layer's
+// hedging policy.
+func hedgePolicy(_ Plan, ls []facts, report reportFunc) {
+	for i := range ls {
+		l := &ls[i]
+		if l.Hedge.Schedule == nil {
+			continue
+		}
+		for _, f := range (lint.Options{For: lint.Hedge}).Check(l.Hedge.Schedule) {
+			if strings.HasPrefix(f.ID, "hedge-") {
+				report(l, fmt.Sprintf("its hedge %v: %s", l.Hedge.Schedule, f.Message), "hedge: "+f.Fix)
+			}
+		}
+	}
 }
 
 // retriable4xx are the client errors worth retrying: 408 Request Timeout

@@ -61,6 +61,13 @@ func TestEachRuleFiresAndHoldsBack(t *testing.T) {
 		}
 		p.Layers[0].Retry = parse.Policy{Schedule: s}
 	}
+	hedge := func(p *audit.Plan, src string) {
+		s, err := parse.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Layers[0].Hedge = parse.Policy{Schedule: s}
+	}
 	second := func(p *audit.Plan, policy string) {
 		l := passing().Layers[0]
 		l.Name = "frontend"
@@ -173,6 +180,23 @@ func TestEachRuleFiresAndHoldsBack(t *testing.T) {
 			retry(p, "times(1)")
 		}},
 		{"non-idempotent-retry", "POST with a key", false, func(*audit.Plan) {}},
+
+		{"non-idempotent-hedge", "hedges a POST without a key", true, func(p *audit.Plan) {
+			p.Layers[0].Operations[1].IdempotencyKey = false
+			retry(p, "times(1)")
+			hedge(p, "spaced(50ms) & times(3)")
+		}},
+		{"non-idempotent-hedge", "hedges a POST with a key", false, func(p *audit.Plan) { hedge(p, "spaced(50ms) & times(3)") }},
+		{"non-idempotent-hedge", "a hedge of one copy", false, func(p *audit.Plan) {
+			p.Layers[0].Operations[1].IdempotencyKey = false
+			retry(p, "times(1)")
+			hedge(p, "times(1)")
+		}},
+
+		{"hedge-policy", "copies at once", true, func(p *audit.Plan) { hedge(p, "times(2)") }},
+		{"hedge-policy", "no bound on copies", true, func(p *audit.Plan) { hedge(p, "spaced(50ms)") }},
+		{"hedge-policy", "eight copies", true, func(p *audit.Plan) { hedge(p, "spaced(50ms) & times(8)") }},
+		{"hedge-policy", "at the p95", false, func(p *audit.Plan) { hedge(p, "spaced(50ms) & times(3)") }},
 
 		{"retries-4xx", "retries 400 and 409", true, func(p *audit.Plan) { p.Layers[0].RetryOn = []int{400, 409, 503} }},
 		{"retries-4xx", "retries 408 and 429", false, func(p *audit.Plan) { p.Layers[0].RetryOn = []int{408, 429, 503} }},

@@ -189,6 +189,7 @@ var notClean = []struct{ file, policy, why string }{
 	{"docs/lint.md", "backoff(2s, 100ms) & times(5)", whyGate},
 	{"docs/lint.md", "spaced(5s) upto 10m", whyPoll},
 	{"docs/lint.md", "(times(3) then spaced(1m)) & times(3)", whyCutPhase},
+	{"docs/lint.md", "spaced(50ms) & times(8)", whyShown}, // a hedge's findings, linted for retry here
 	{"docs/schedcheck.md", "backoff(2s, 100ms) & times(5)", whyGate},
 	{"docs/schedcheck.md", "AndThen(Times(3), UpTo(Spaced(1m0s), 1h0m0s))", whyFmt},
 	{"docs/schedcheck.md", "times(3) then (spaced(1m) upto 1h)", whyFmt},

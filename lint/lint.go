@@ -148,8 +148,8 @@ func sourceInput(m *memo, src string) (*input, error) {
 	return in, nil
 }
 
-func invalid(err error) Finding {
-	return Finding{ID: "invalid", Severity: Error, Message: err.Error(), Fix: Format(fallback)}
+func invalid(err error, mode Mode) Finding {
+	return Finding{ID: "invalid", Severity: Error, Message: err.Error(), Fix: Format(newMemo(mode).lastResort())}
 }
 
 // run applies the rules of in's mode of severity at least min to in.
@@ -185,7 +185,7 @@ func withFixes(m *memo, s schedule.Schedule, hs []hit) []Finding {
 			fix = Format(repair(m, s, ruleFix(hs, h.ID), h.Severity))
 			if _, err := parse.Parse(fix); err != nil {
 				// Nested past parse.MaxDepth by the rewrites.
-				fix = Format(fallback)
+				fix = Format(m.lastResort())
 			}
 			fixes[h.ID] = fix
 		}

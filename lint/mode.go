@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -21,28 +22,38 @@ const (
 	// its point, so the rules about retries (never-stops, too-many-attempts,
 	// no-cap, …) do not apply; busy-repeat does.
 	Repeat
+	// Hedge is a policy that times hedged copies of a slow call
+	// (retry.Hedge, httpretry.Transport.Hedge, grpcretry's hedging): each
+	// delay is how long to wait for an answer before sending another copy.
+	// The rules about retries do not apply; hedge-no-delay,
+	// hedge-unbounded and hedge-too-many do.
+	Hedge
 )
 
-// String returns the mode's name: "retry" or "repeat".
+// String returns the mode's name: "retry", "repeat" or "hedge".
 func (m Mode) String() string {
 	switch m {
 	case Retry:
 		return "retry"
 	case Repeat:
 		return "repeat"
+	case Hedge:
+		return "hedge"
 	}
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
-// ParseMode returns the Mode named s: "retry" or "repeat".
+// ParseMode returns the Mode named s: "retry", "repeat" or "hedge".
 func ParseMode(s string) (Mode, error) {
 	switch strings.ToLower(s) {
 	case "retry":
 		return Retry, nil
 	case "repeat":
 		return Repeat, nil
+	case "hedge":
+		return Hedge, nil
 	}
-	return Retry, fmt.Errorf("lint: unknown mode %q: want retry or repeat", s)
+	return Retry, fmt.Errorf("lint: unknown mode %q: want retry, repeat or hedge", s)
 }
 
 // ParseSeverity returns the Severity named s: "info", "warning" or "error".
@@ -77,6 +88,9 @@ var modes = map[string]Mode{
 	"tiny-delay":        Retry,
 	"no-delay":          Retry,
 	"busy-repeat":       Repeat,
+	"hedge-no-delay":    Hedge,
+	"hedge-unbounded":   Hedge,
+	"hedge-too-many":    Hedge,
 }
 
 // Applies reports whether the rule applies to policies linted for m.
@@ -88,7 +102,8 @@ func (r Rule) Applies(m Mode) bool {
 // Options says how to lint. The zero value lints a retry policy, as Check
 // does.
 type Options struct {
-	// For is what the policy is for: Retry (the zero value) or Repeat.
+	// For is what the policy is for: Retry (the zero value), Repeat or
+	// Hedge.
 	For Mode
 }
 
@@ -96,7 +111,7 @@ type Options struct {
 // the package's Check does.
 func (o Options) Check(s schedule.Schedule) []Finding {
 	if err := schedule.Validate(s); err != nil {
-		return []Finding{invalid(err)}
+		return []Finding{invalid(err, o.For)}
 	}
 	m := newMemo(o.For)
 	return withFixes(m, s, run(m.input(s), Info))
@@ -119,7 +134,7 @@ func (o Options) CheckSource(src string) ([]Finding, error) {
 // warnings.
 func (o Options) Strict(s schedule.Schedule) error {
 	if err := schedule.Validate(s); err != nil {
-		return &StrictError{Findings: []Finding{invalid(err)}}
+		return &StrictError{Findings: []Finding{invalid(err, o.For)}}
 	}
 	m := newMemo(o.For)
 	return strictError(withFixes(m, s, run(m.input(s), Error)))
@@ -192,5 +207,57 @@ func busyRepeat(in *input, report reportFunc) {
 				return s
 			}
 			return schedule.Intersect{A: s, B: schedule.Spaced{Every: time.Second}}
+		}))
+}
+
+// MaxHedgeCopies is the most copies of a call a hedging policy sends
+// without comment: gRFC A6 caps a hedgingPolicy's maxAttempts at 5.
+const MaxHedgeCopies = 5
+
+// hedgeDelay is the first hedge delay a fix writes: a common p95 of a
+// service call on one network.
+const hedgeDelay = 50 * time.Millisecond
+
+// hedgeNoDelay fires on a hedging policy whose first delay can be below
+// MinDelay: those calls send a second copy at once, which doubles their
+// load and cuts no tail.
+func hedgeNoDelay(in *input, report reportFunc) {
+	if in.limits.MaxAttempts < 2 {
+		return
+	}
+	first := in.m.firstWait(in.s)
+	if first.MinTotal >= MinDelay {
+		return
+	}
+	msg := "every call sends a second copy at once: twice the load for no gain in latency"
+	if first.MaxTotal >= MinDelay {
+		msg = fmt.Sprintf("some calls send a second copy at once (the first delay ranges from %v to %v): each of them costs twice", first.MinTotal, first.MaxTotal)
+	}
+	report(in.s, msg+"; hedge at about the p95 latency, for example & spaced(50ms)",
+		whole(func(s schedule.Schedule) schedule.Schedule {
+			return schedule.Intersect{A: s, B: schedule.Spaced{Every: hedgeDelay}}
+		}))
+}
+
+// hedgeUnbounded fires on a hedging policy with no bound on its copies
+// below retry.MaxCopies.
+func hedgeUnbounded(in *input, report reportFunc) {
+	if in.limits.MaxAttempts <= retry.MaxCopies {
+		return
+	}
+	report(in.s, "no bound on the copies: a call slower than the delays sends up to 100 (retry.MaxCopies), a storm against a target that is merely slow; bound it with & times(3)",
+		whole(func(s schedule.Schedule) schedule.Schedule { return schedule.Intersect{A: s, B: schedule.Times{N: 3}} }))
+}
+
+// hedgeTooMany fires on a hedging policy of more than MaxHedgeCopies
+// copies, up to retry.MaxCopies (above, hedge-unbounded speaks).
+func hedgeTooMany(in *input, report reportFunc) {
+	n := in.limits.MaxAttempts
+	if n <= MaxHedgeCopies || n > retry.MaxCopies {
+		return
+	}
+	report(in.s, fmt.Sprintf("up to %d copies of one call: gRFC A6 allows 5, and each copy past the second buys little", n),
+		whole(func(s schedule.Schedule) schedule.Schedule {
+			return schedule.Intersect{A: s, B: schedule.Times{N: MaxHedgeCopies}}
 		}))
 }

@@ -55,6 +55,42 @@ func TestRepeatRules(t *testing.T) {
 	}
 }
 
+// TestHedgeRules: a hedging policy gets the hedge rules and none of the
+// retry rules, and each fix clears its finding.
+func TestHedgeRules(t *testing.T) {
+	tests := []struct {
+		src, fix string
+		want     []string
+	}{
+		{"spaced(50ms) & times(3)", "", nil},
+		{"exponential(20ms, 200%, 200ms) & times(4)", "", nil}, // no jitter is no finding for a hedge
+		{"spaced(100ms) & times(5)", "", nil},
+		{"times(2)", "times(2) & spaced(50ms)", []string{"hedge-no-delay"}},
+		{"fulljitter(20ms, 200ms) & times(3)", "fulljitter(20ms, 200ms) & times(3) & spaced(50ms)", []string{"hedge-no-delay"}},
+		{"spaced(10ms)", "spaced(10ms) & times(3)", []string{"hedge-unbounded"}},
+		{"spaced(50ms) & times(8)", "spaced(50ms) & times(5)", []string{"hedge-too-many"}},
+		{"spaced(50ms) & times(100)", "spaced(50ms) & times(5)", []string{"hedge-too-many"}},
+		{"spaced(50ms) & times(101)", "spaced(50ms) & times(3)", []string{"hedge-unbounded"}},
+		{"backoff(2s, 100ms) & times(3)", "", []string{"cap-below-base"}},
+	}
+	for _, tt := range tests {
+		fs := lintFor(t, lint.Hedge, tt.src)
+		if diff := cmp.Diff(tt.want, ids(fs)); diff != "" {
+			t.Errorf("CheckSource(%q) for hedge: ids (-want +got):\n%s", tt.src, diff)
+		}
+		if tt.fix != "" && (len(fs) == 0 || fs[0].Fix != tt.fix) {
+			t.Errorf("CheckSource(%q) for hedge: %v; want the fix %s", tt.src, fs, tt.fix)
+		}
+		checkFixesFor(t, lint.Hedge, tt.src, fs)
+	}
+	if got := ids(lintFor(t, lint.Retry, "times(2)")); slices.Contains(got, "hedge-no-delay") {
+		t.Errorf("times(2) for retry: %v; want no hedge rule", got)
+	}
+	if err := (lint.Options{For: lint.Hedge}).StrictSource("times(2)"); err == nil {
+		t.Error("StrictSource(times(2)) for hedge: no error; want hedge-no-delay")
+	}
+}
+
 func TestBusyRepeatFix(t *testing.T) {
 	for _, tt := range []struct{ src, fix string }{
 		{"times(3)", "times(3) & spaced(1s)"},

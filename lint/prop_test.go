@@ -34,7 +34,7 @@ func genSource(t *rapid.T) string {
 func TestPropFixIsClean(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		src := genSource(t)
-		mode := rapid.SampledFrom([]lint.Mode{lint.Retry, lint.Repeat}).Draw(t, "mode")
+		mode := rapid.SampledFrom([]lint.Mode{lint.Retry, lint.Repeat, lint.Hedge}).Draw(t, "mode")
 		fs, err := lint.Options{For: mode}.CheckSource(src)
 		if err != nil {
 			t.Fatalf("CheckSource(%q): %v", src, err)

@@ -12,6 +12,18 @@ import (
 // clean (TestFallbackIsClean).
 var fallback schedule.Schedule = schedule.Intersect{A: schedule.FullJitter(100*time.Millisecond, 30*time.Second), B: schedule.Times{N: 3}}
 
+// hedgeFallback is the fallback of a hedging policy: a second and a third
+// copy 50ms apart, hedge-no-delay's delay.
+var hedgeFallback schedule.Schedule = schedule.Intersect{A: schedule.Spaced{Every: hedgeDelay}, B: schedule.Times{N: 3}}
+
+// lastResort returns the fallback for m's mode.
+func (m *memo) lastResort() schedule.Schedule {
+	if m.mode == Hedge {
+		return hedgeFallback
+	}
+	return fallback
+}
+
 // maxRepairs bounds the rewrites one fix may take.
 const maxRepairs = 12
 
@@ -31,7 +43,7 @@ func repair(m *memo, s schedule.Schedule, fix rewrite, sev Severity) schedule.Sc
 		}
 		fix = ruleFix(hs, hs[0].ID)
 	}
-	return fallback
+	return m.lastResort()
 }
 
 // ruleFix returns the rewrite that removes every hit of rule id among hs:

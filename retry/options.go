@@ -74,6 +74,19 @@ type Options struct {
 	// alone.
 	Budget budget.Budget
 
+	// ErrorLimits bound the attempts of a call by the error they fail
+	// with, inside the schedule's own bound: with
+	// ErrorLimits{{Err: ErrConflict, Attempts: 3}} and Times(5), a call
+	// whose attempts keep failing with ErrConflict gives up after the
+	// third of them (Reason Exhausted), while one failing with other
+	// errors makes its 5 (avast/retry-go's AttemptsForError). An attempt
+	// counts against every limit whose Err errors.Is matches its error; a
+	// limit ends the call once Attempts attempts have matched it. The
+	// errors a judge does not want retried end the call anyway. At most
+	// MaxErrorLimits; an Err that is nil or Attempts below 1 is an error,
+	// reported before the first attempt. Hedge does not use them.
+	ErrorLimits []ErrorLimit
+
 	// Unthrottled turns the default budget of a call with a Target off,
 	// so that only the schedule limits its retries. It is the one way to
 	// do so: a nil Budget with a Target set is throttled. Setting both
@@ -81,6 +94,20 @@ type Options struct {
 	// attempt.
 	Unthrottled bool
 }
+
+// ErrorLimit is one of Options.ErrorLimits: at most Attempts attempts of a
+// call may fail with an error that errors.Is matches to Err.
+type ErrorLimit struct {
+	// Err is the error the limit is for, such as a sentinel
+	// (sql.ErrTxDone) or a wrapped one (errors.Is looks through %w).
+	Err error
+	// Attempts is the most attempts that may fail with Err, the first
+	// included: 1 means such an error is never retried.
+	Attempts int
+}
+
+// MaxErrorLimits is the most ErrorLimits one Options may have.
+const MaxErrorLimits = 8
 
 // Caps are the capabilities a runner uses to read the time, wait and draw
 // randomness: the fields that retry.Options and repeat.Options share. The
@@ -130,6 +157,7 @@ var (
 	errAttemptTimeout = errors.New("retry: negative Options.AttemptTimeout")
 	errMaxPushback    = errors.New("retry: negative Options.MaxPushback")
 	errUnthrottled    = errors.New("retry: Options sets both Budget and Unthrottled")
+	errErrorLimits    = errors.New("retry: more than MaxErrorLimits Options.ErrorLimits")
 )
 
 // Check returns what is wrong with o, or nil: a negative AttemptTimeout or
@@ -156,7 +184,20 @@ func (o Options) CheckAdapter() error {
 // invalid reports whether check has something to say; it is the cheap
 // test that the first attempt's path makes.
 func (o *Options) invalid(valid, nilOp bool) bool {
-	return !valid || nilOp || o.AttemptTimeout < 0 || o.MaxPushback < 0 || o.Unthrottled && o.Budget != nil
+	return !valid || nilOp || o.AttemptTimeout < 0 || o.MaxPushback < 0 || o.Unthrottled && o.Budget != nil || len(o.ErrorLimits) > 0 && badLimits(o.ErrorLimits)
+}
+
+// badLimits reports whether ls holds a limit check refuses.
+func badLimits(ls []ErrorLimit) bool {
+	if len(ls) > MaxErrorLimits {
+		return true
+	}
+	for _, l := range ls {
+		if l.Err == nil || l.Attempts < 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // check returns why a call must not make its first attempt, or nil. valid
@@ -174,6 +215,16 @@ func (o *Options) check(s schedule.Schedule, valid, nilOp bool) error {
 		return errMaxPushback
 	case o.Unthrottled && o.Budget != nil:
 		return errUnthrottled
+	case len(o.ErrorLimits) > MaxErrorLimits:
+		return errErrorLimits
+	}
+	for i, l := range o.ErrorLimits {
+		switch {
+		case l.Err == nil:
+			return fmt.Errorf("retry: Options.ErrorLimits[%d] has a nil Err", i)
+		case l.Attempts < 1:
+			return fmt.Errorf("retry: Options.ErrorLimits[%d] allows %d attempts: want 1 or more", i, l.Attempts)
+		}
 	}
 	return nil
 }

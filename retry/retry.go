@@ -2,6 +2,7 @@ package retry
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/recur-go/recur/breaker"
@@ -75,7 +76,7 @@ func RetryIf[T any](ctx context.Context, o Options, s schedule.Schedule, classif
 // it can: no clock, no seed, no interpreter, no logger.
 func run[T any](ctx context.Context, o *Options, s schedule.Schedule, rl rules[T], op func(context.Context) (T, error)) (T, error) {
 	timed, valid := interp.Check(s)
-	if timed || !valid || op == nil || o.AttemptTimeout != 0 || o.MaxPushback < 0 || o.guarded() || o.Observer != nil || ctx.Err() != nil {
+	if timed || !valid || op == nil || o.AttemptTimeout != 0 || o.MaxPushback < 0 || len(o.ErrorLimits) != 0 || o.guarded() || o.Observer != nil || ctx.Err() != nil {
 		return first(ctx, o, s, timed, valid, &rl, op)
 	}
 	v, err := op(ctx)
@@ -215,8 +216,22 @@ func again[T any](ctx context.Context, o *Options, s schedule.Schedule, rl *rule
 type call[T any] struct {
 	run  interp.Run
 	actx attemptCtx
-	v    T    // the last attempt's result
-	held bool // v is neither returned nor discarded yet
+	v    T                     // the last attempt's result
+	held bool                  // v is neither returned nor discarded yet
+	hits [MaxErrorLimits]int32 // failed attempts that matched each of Options.ErrorLimits
+}
+
+// limited counts a failed attempt's err against the limits it matches and
+// reports whether one of them has run out.
+func (c *call[T]) limited(ls []ErrorLimit, err error) bool {
+	out := false
+	for i, l := range ls {
+		if err != nil && errors.Is(err, l.Err) {
+			c.hits[i]++
+			out = out || int(c.hits[i]) >= l.Attempts
+		}
+	}
+	return out
 }
 
 // out hands the held result to the caller with err.
@@ -268,6 +283,9 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		}
 		if hasPush && push < 0 {
 			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Refused, Err: err}, jd.Reason))
+		}
+		if len(o.ErrorLimits) > 0 && c.limited(o.ErrorLimits, err) {
+			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Exhausted, Err: err}, jd.Reason))
 		}
 		wait, ok := c.run.Next(start, now)
 		if !ok {

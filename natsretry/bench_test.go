@@ -11,7 +11,7 @@ import (
 
 // BenchmarkRequest is a request answered by a subscriber on an embedded
 // server: plain nats.go, and through a Requester unmarked and marked
-// WithRetry. Run it 10 times in a shell loop, so that they alternate, and
+// WithIdempotent. Run it 10 times in a shell loop, so that they alternate, and
 // compare with benchstat -col /lib (see docs/benchmarks.md).
 func BenchmarkRequest(b *testing.B) {
 	nc := startServer(b)
@@ -31,7 +31,7 @@ func BenchmarkRequest(b *testing.B) {
 	}{
 		{"lib=nats.go", nc.RequestWithContext, ctx},
 		{"lib=natsretry", r.Request, ctx},
-		{"lib=natsretry-marked", r.Request, natsretry.WithRetry(ctx)},
+		{"lib=natsretry-marked", r.Request, natsretry.WithIdempotent(ctx)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -10,20 +10,20 @@ import (
 )
 
 // Classify returns the verdict.Verdict of one attempt of a request
-// marked WithSafe:
+// marked WithIdempotent:
 //
 //	nil                                   Success
-//	nats.ErrNoResponders                  Retryable  (retried when marked)
-//	a responder's reply with no data and  Transient  (retried when marked WithSafe)
+//	nats.ErrNoResponders                  Retryable  (retried, marked or not)
+//	a responder's reply with no data and  Transient  (retried when marked)
 //	a Status: 503 header (CodeUnavailable)
-//	timeout (nats.ErrTimeout, the         Transient  (retried when marked WithSafe)
+//	timeout (nats.ErrTimeout, the         Transient  (retried when marked)
 //	attempt's deadline)
 //	the caller's cancellation             Neutral    (returned)
 //	anything else                         Failure    (returned)
 //
-// A request marked WithRetry only has its timeouts judged Failure: they
-// are returned, not retried; a responder's status-503 reply is a reply to
-// it, returned. A request not marked is never retried. Code names the
+// A request not marked has its timeouts judged Failure: they are
+// returned, not retried, since the responder may have seen the request; a
+// responder's status-503 reply is a reply to it, returned. Code names the
 // row; Classify sees errors only, so the status-503 row is the judge's
 // alone (see Requester.Request).
 func Classify(err error) verdict.Verdict {
@@ -45,9 +45,9 @@ func verdictOf(code string) verdict.Verdict {
 	return verdict.Failure
 }
 
-// judgeSafe is the runner's Judge for a request marked WithSafe:
-// Classify's verdict, with Code as the reason label.
-func judgeSafe(reply *nats.Msg, err error) retry.Judgement {
+// judgeIdempotent is the runner's Judge for a request marked
+// WithIdempotent: Classify's verdict, with Code as the reason label.
+func judgeIdempotent(reply *nats.Msg, err error) retry.Judgement {
 	if err == nil {
 		if unavailable(reply) {
 			return retry.Judgement{Verdict: verdict.Transient, Reason: CodeUnavailable}
@@ -58,10 +58,10 @@ func judgeSafe(reply *nats.Msg, err error) retry.Judgement {
 	return retry.Judgement{Verdict: verdictOf(code), Reason: code}
 }
 
-// judgeAsked is judgeSafe for a request marked WithRetry alone: its
-// timeouts are Failure, returned and not retried, and a responder's reply
-// with status 503 is a reply, returned.
-func judgeAsked(_ *nats.Msg, err error) retry.Judgement {
+// judgeUnmarked is judgeIdempotent for a request not marked: its timeouts
+// are Failure, returned and not retried, and a responder's reply with
+// status 503 is a reply, returned. No responders is still Retryable.
+func judgeUnmarked(_ *nats.Msg, err error) retry.Judgement {
 	if err == nil {
 		return retry.Judgement{Verdict: verdict.Success}
 	}

@@ -40,8 +40,8 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-// TestRequestMsg: a message with headers, marked WithRetry, is sent again
-// until a subscriber appears, headers and all; a nil message is an error.
+// TestRequestMsg: a message with headers is sent again until a subscriber
+// appears, headers and all; a nil message is an error.
 func TestRequestMsg(t *testing.T) {
 	nc := startServer(t)
 	r, codes := requester(t, nc, "spaced(20ms) & times(3)", 0)
@@ -52,7 +52,7 @@ func TestRequestMsg(t *testing.T) {
 	}
 	msg := nats.NewMsg("svc.hdr")
 	msg.Header.Set("Tenant", "a")
-	_, err := r.RequestMsg(natsretry.WithRetry(ctx), msg)
+	_, err := r.RequestMsg(ctx, msg)
 	if !errors.Is(err, nats.ErrNoResponders) || len(*codes) != 2 {
 		t.Fatalf("got %v after %d retries, want ErrNoResponders after 2", err, len(*codes))
 	}
@@ -60,7 +60,7 @@ func TestRequestMsg(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = nc.Flush()
-	m, err := r.RequestMsg(natsretry.WithRetry(ctx), msg)
+	m, err := r.RequestMsg(ctx, msg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,15 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/recur-go/recur/parse"
 
 	"github.com/recur-go/recur/natsretry"
 )
 
-// A request marked WithRetry is sent again while nobody listens; here the
-// responder subscribes after the first attempt.
+// Every request is sent again on the policy while nobody listens, marked
+// or not: nobody has seen it, so it cannot run twice. Here the first
+// request finds nobody in three attempts; the second finds the responder
+// that subscribed in between.
 func Example() {
 	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoLog: true, NoSigs: true})
 	if err != nil {
@@ -31,7 +34,7 @@ func Example() {
 	}
 	defer nc.Close()
 
-	r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(10ms) & times(3)"})
+	r, err := natsretry.New(nc, natsretry.Config{Policy: parse.MustParse("spaced(10ms) & times(3)")})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -39,17 +42,17 @@ func Example() {
 	defer cancel()
 
 	_, err = r.Request(ctx, "time.now", nil)
-	fmt.Println("not marked:", err)
+	fmt.Println("nobody listening:", err)
 
 	if _, err := nc.Subscribe("time.now", func(m *nats.Msg) { _ = m.Respond([]byte("noon")) }); err != nil {
 		log.Fatal(err)
 	}
-	reply, err := r.Request(natsretry.WithRetry(ctx), "time.now", nil)
+	reply, err := r.Request(ctx, "time.now", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("marked:", string(reply.Data))
+	fmt.Println("a responder:", string(reply.Data))
 	// Output:
-	// not marked: nats: no responders available for request
-	// marked: noon
+	// nobody listening: retry: gave up after 3 attempts (schedule exhausted): nats: no responders available for request
+	// a responder: noon
 }

@@ -3,27 +3,44 @@ package natsretry_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
+	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/internal/obstest"
+	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 
 	"github.com/recur-go/recur/natsretry"
 )
 
+// unmarked is the mark of a request not marked.
+func unmarked(ctx context.Context) context.Context { return ctx }
+
+// onRetry returns an Observer that calls f with each Retrying event: the
+// attempt that failed, before the wait.
+func onRetry(f func(e retry.Event)) retry.Observer {
+	return retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+		if e.Kind == retry.Retrying {
+			f(e)
+		}
+	})
+}
+
 // requester makes a Requester on nc whose retries are logged by code.
 func requester(t *testing.T, nc *nats.Conn, policy string, attempt time.Duration) (*natsretry.Requester, *[]string) {
 	t.Helper()
 	var codes []string
-	r, err := natsretry.New(nc, natsretry.Config{Policy: policy, Retry: natsretry.RetryOptions{
+	r, err := natsretry.New(nc, natsretry.Config{Policy: parse.MustParse(policy), Options: retry.Options{
 		Unthrottled:    true, // these tests count retries: no budget shared across them
 		AttemptTimeout: attempt,
-		OnRetry:        func(_ int, err error, _ time.Duration, _ string) { codes = append(codes, natsretry.Code(err)) },
+		Observer:       onRetry(func(e retry.Event) { codes = append(codes, natsretry.Code(e.Err)) }),
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -31,30 +48,30 @@ func requester(t *testing.T, nc *nats.Conn, policy string, attempt time.Duration
 	return r, &codes
 }
 
-// TestNoRespondersUntilSubscriber: a request marked WithRetry with nobody
-// listening is sent again on the schedule until a subscriber appears
+// TestNoRespondersUntilSubscriber: a request, not marked, with nobody
+// listening is sent again on the policy until a subscriber appears
 // (here, during the third wait).
 func TestNoRespondersUntilSubscriber(t *testing.T) {
 	nc := startServer(t)
 	var codes []string
-	r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(20ms) & times(10)", Retry: natsretry.RetryOptions{
+	r, err := natsretry.New(nc, natsretry.Config{Policy: parse.MustParse("spaced(20ms) & times(10)"), Options: retry.Options{
 		Unthrottled: true, // these tests count retries: no budget shared across them
-		OnRetry: func(n int, err error, _ time.Duration, _ string) {
-			codes = append(codes, natsretry.Code(err))
-			if n == 3 {
+		Observer: onRetry(func(e retry.Event) {
+			codes = append(codes, natsretry.Code(e.Err))
+			if e.Attempt == 3 {
 				if _, err := nc.Subscribe("svc.echo", func(m *nats.Msg) { _ = m.Respond(append([]byte("re: "), m.Data...)) }); err != nil {
 					t.Error(err)
 				}
 				_ = nc.Flush()
 			}
-		},
+		}),
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	m, err := r.Request(natsretry.WithRetry(ctx), "svc.echo", []byte("hi"))
+	m, err := r.Request(ctx, "svc.echo", []byte("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,34 +84,31 @@ func TestNoRespondersUntilSubscriber(t *testing.T) {
 	}
 }
 
-// TestUnmarkedNeverRetried: without a mark a request is sent once, and
-// its error comes back unwrapped.
-func TestUnmarkedNeverRetried(t *testing.T) {
+// TestUnmarkedNoRespondersRetried: a request not marked that nobody
+// receives is sent again on the policy, with an attempt timeout or
+// without, and its error comes back as a *retry.Error that wraps
+// nats.ErrNoResponders once the policy ends.
+func TestUnmarkedNoRespondersRetried(t *testing.T) {
 	nc := startServer(t)
-	r, codes := requester(t, nc, "spaced(10ms) & times(50)", 0)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_, err := r.Request(ctx, "svc.nobody", nil)
-	if err != nats.ErrNoResponders {
-		t.Errorf("got %v, want nats.ErrNoResponders itself", err)
-	}
-	if len(*codes) != 0 {
-		t.Errorf("unmarked request retried: %v", *codes)
-	}
-	// With an attempt timeout too.
-	r2, codes2 := requester(t, nc, "spaced(10ms) & times(50)", 50*time.Millisecond)
-	if _, err := r2.Request(ctx, "svc.nobody", nil); err != nats.ErrNoResponders {
-		t.Errorf("got %v, want nats.ErrNoResponders itself", err)
-	}
-	if len(*codes2) != 0 {
-		t.Errorf("unmarked request retried: %v", *codes2)
+	for _, attempt := range []time.Duration{0, 50 * time.Millisecond} {
+		r, codes := requester(t, nc, "spaced(10ms) & times(3)", attempt)
+		_, err := r.Request(ctx, "svc.nobody", nil)
+		var re *retry.Error
+		if !errors.As(err, &re) || re.Reason != retry.Exhausted || !errors.Is(err, nats.ErrNoResponders) {
+			t.Errorf("attempt timeout %v: got %v, want a *retry.Error, the policy exhausted, wrapping nats.ErrNoResponders", attempt, err)
+		}
+		if diff := cmp.Diff([]string{"no-responders", "no-responders"}, *codes); diff != "" {
+			t.Errorf("attempt timeout %v: retries (-want +got)\n%s", attempt, diff)
+		}
 	}
 }
 
-// TestTimeouts: a responder that drops the first request. Marked WithSafe
-// the request is sent again after the attempt's timeout and answered;
-// marked WithRetry or not at all, the timeout comes back and the
-// responder saw it once.
+// TestTimeouts: a responder that drops the first request. Marked
+// WithIdempotent the request is sent again after the attempt's timeout
+// and answered; not marked, the timeout comes back unchanged (no
+// *retry.Error) and the responder saw it once.
 func TestTimeouts(t *testing.T) {
 	nc := startServer(t)
 	for _, tc := range []struct {
@@ -104,9 +118,8 @@ func TestTimeouts(t *testing.T) {
 		seen  int64
 		retry []string
 	}{
-		{"safe", natsretry.WithSafe, true, 2, []string{"timeout"}},
-		{"retry", natsretry.WithRetry, false, 1, nil},
-		{"unmarked", func(ctx context.Context) context.Context { return ctx }, false, 1, nil},
+		{"idempotent", natsretry.WithIdempotent, true, 2, []string{"timeout"}},
+		{"unmarked", unmarked, false, 1, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var seen atomic.Int64
@@ -129,6 +142,9 @@ func TestTimeouts(t *testing.T) {
 			if !tc.ok && natsretry.Code(err) != natsretry.CodeTimeout {
 				t.Errorf("got %v, want a timeout", err)
 			}
+			if re := (*retry.Error)(nil); !tc.ok && errors.As(err, &re) {
+				t.Errorf("got %v, want the attempt's error unchanged", err)
+			}
 			time.Sleep(50 * time.Millisecond)
 			if diff := cmp.Diff(tc.seen, seen.Load()); diff != "" {
 				t.Errorf("requests seen (-want +got)\n%s", diff)
@@ -147,7 +163,7 @@ func TestContextBoundsSchedule(t *testing.T) {
 	r, codes := requester(t, nc, "spaced(20ms)", 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err := r.Request(natsretry.WithRetry(ctx), "svc.nobody", nil)
+	_, err := r.Request(ctx, "svc.nobody", nil)
 	var re *retry.Error
 	if !errors.As(err, &re) || re.Reason != retry.Deadline || !errors.Is(err, nats.ErrNoResponders) {
 		t.Fatalf("got %v, want a *retry.Error for the deadline wrapping ErrNoResponders", err)
@@ -160,17 +176,40 @@ func TestContextBoundsSchedule(t *testing.T) {
 	}
 }
 
-// TestConfig: what New refuses.
+// TestConfig: what New refuses, and the error that says so.
 func TestConfig(t *testing.T) {
 	nc := startServer(t)
-	for name, c := range map[string]natsretry.Config{
-		"both":     {Policy: "times(3)", Schedule: schedule.Times{N: 3}},
-		"policy":   {Policy: "times("},
-		"schedule": {Schedule: schedule.Times{N: 0}},
-		"timeout":  {Retry: natsretry.RetryOptions{Unthrottled: true, AttemptTimeout: -1}},
+	bucket, err := budget.NewTokenBucket(budget.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	budgets, err := budget.NewRegistry(budget.DefaultConfig(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := breaker.New(breaker.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		c    natsretry.Config
+		want string // in the error
+	}{
+		"policy":      {natsretry.Config{Policy: schedule.Times{N: 0}}, "Policy"},
+		"timeout":     {natsretry.Config{Options: retry.Options{Unthrottled: true, AttemptTimeout: -1}}, "AttemptTimeout"},
+		"pushback":    {natsretry.Config{Options: retry.Options{MaxPushback: -1}}, "MaxPushback"},
+		"target":      {natsretry.Config{Options: retry.Options{Target: "nats://x:4222"}}, "Target"},
+		"breaker":     {natsretry.Config{Options: retry.Options{Breaker: b}}, "Breaker"},
+		"budget":      {natsretry.Config{Options: retry.Options{Budget: bucket}}, "Budget"},
+		"unthrottled": {natsretry.Config{Budget: budgets, Options: retry.Options{Unthrottled: true}}, "Unthrottled"},
 	} {
-		if _, err := natsretry.New(nc, c); err == nil {
-			t.Errorf("%s: New accepted %+v", name, c)
+		_, err := natsretry.New(nc, tc.c)
+		if err == nil {
+			t.Errorf("%s: New accepted %+v", name, tc.c)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "natsretry: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: New: %v, want a natsretry error naming %s", name, err, tc.want)
 		}
 	}
 	if _, err := natsretry.New(nil, natsretry.Config{}); err == nil {
@@ -178,10 +217,10 @@ func TestConfig(t *testing.T) {
 	}
 }
 
-// TestObserver: RetryOptions.Observer sees each attempt and the retry
-// between them, with the server's URL as the target and Code as the
-// label: no responders until a subscriber comes (Request and
-// RequestMsg), a timeout retried WithSafe, and one WithRetry returns.
+// TestObserver: Options.Observer sees each attempt and the retry between
+// them, with the server's URL as the target and Code as the label: no
+// responders until a subscriber comes (Request and RequestMsg), a
+// timeout retried WithIdempotent, and one not marked returns.
 func TestObserver(t *testing.T) {
 	nc := startServer(t)
 	target := nc.ConnectedUrl()
@@ -202,10 +241,11 @@ func TestObserver(t *testing.T) {
 		ok      bool
 		want    []obstest.Seen
 	}{
-		{name: "no-responders", mark: natsretry.WithRetry, late: true, ok: true, want: retried("no-responders")},
-		{name: "no-responders-msg", mark: natsretry.WithRetry, msg: true, late: true, ok: true, want: retried("no-responders")},
-		{name: "timeout-safe", mark: natsretry.WithSafe, attempt: 300 * time.Millisecond, ok: true, want: retried("timeout")},
-		{name: "timeout-retry", mark: natsretry.WithRetry, attempt: 300 * time.Millisecond, want: []obstest.Seen{
+		{name: "no-responders", mark: unmarked, late: true, ok: true, want: retried("no-responders")},
+		{name: "no-responders-msg", mark: unmarked, msg: true, late: true, ok: true, want: retried("no-responders")},
+		{name: "no-responders-idempotent", mark: natsretry.WithIdempotent, late: true, ok: true, want: retried("no-responders")},
+		{name: "timeout-idempotent", mark: natsretry.WithIdempotent, attempt: 300 * time.Millisecond, ok: true, want: retried("timeout")},
+		{name: "timeout-unmarked", mark: unmarked, attempt: 300 * time.Millisecond, want: []obstest.Seen{
 			{Kind: retry.Attempted, Target: target, Attempt: 1, Label: "timeout"},
 		}},
 	} {
@@ -228,13 +268,13 @@ func TestObserver(t *testing.T) {
 				_ = nc.Flush()
 			}
 			var rec obstest.Recorder
-			opts := natsretry.RetryOptions{Unthrottled: true, Observer: &rec, AttemptTimeout: tc.attempt}
+			opts := retry.Options{Unthrottled: true, Observer: &rec, AttemptTimeout: tc.attempt}
 			if tc.late {
-				opts.OnRetry = func(int, error, time.Duration, string) { subscribe() }
+				opts.Observer = retry.Observers(&rec, onRetry(func(retry.Event) { subscribe() }))
 			} else {
 				subscribe()
 			}
-			r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(10ms) & times(3)", Retry: opts})
+			r, err := natsretry.New(nc, natsretry.Config{Policy: parse.MustParse("spaced(10ms) & times(3)"), Options: opts})
 			if err != nil {
 				t.Fatal(err)
 			}

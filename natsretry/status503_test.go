@@ -10,7 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/retry"
 
 	"github.com/recur-go/recur/natsretry"
@@ -18,15 +20,13 @@ import (
 
 // TestResponder503HandledOnce: a responder that answers with no data and
 // a Status: 503 header handled the request; nats.go takes that reply for
-// no responders. Marked WithRetry, the request is handled exactly once
-// and the reply comes back; marked WithSafe, it is sent again on the
-// schedule; not marked, nats.go's answer comes back unchanged. The
-// matrix covers Request and RequestMsg, and a responder that also sets
-// a Nats-Subject header other than the request's subject or adds one of
-// its own.
+// no responders. Not marked, the request is handled exactly once and the
+// reply comes back; marked WithIdempotent, it is sent again on the
+// policy. The matrix covers Request and RequestMsg, and a responder that
+// also sets a Nats-Subject header other than the request's subject or
+// adds one of its own.
 func TestResponder503HandledOnce(t *testing.T) {
 	nc := startServer(t)
-	unmarked := func(ctx context.Context) context.Context { return ctx }
 	headers := map[string]nats.Header{
 		"status":         {"Status": {"503"}},
 		"description":    {"Status": {"503"}, "Description": {"busy"}},
@@ -45,9 +45,8 @@ func TestResponder503HandledOnce(t *testing.T) {
 			mark func(context.Context) context.Context
 			want outcome
 		}{
-			{"retry", natsretry.WithRetry, outcome{Handled: 1, Reply: true, Code: "ok"}},
-			{"safe", natsretry.WithSafe, outcome{Handled: 3, Reply: true, Code: "unavailable", Retries: []string{"unavailable", "unavailable"}}},
-			{"unmarked", unmarked, outcome{Handled: 1, Code: "no-responders"}},
+			{"unmarked", unmarked, outcome{Handled: 1, Reply: true, Code: "ok"}},
+			{"idempotent", natsretry.WithIdempotent, outcome{Handled: 3, Reply: true, Code: "unavailable", Retries: []string{"unavailable", "unavailable"}}},
 		} {
 			for _, msg := range []bool{false, true} {
 				name := hname + "/" + tc.name
@@ -79,9 +78,9 @@ func TestResponder503HandledOnce(t *testing.T) {
 						t.Fatal(err)
 					}
 					var retries []string
-					r, err := natsretry.New(nc, natsretry.Config{Policy: "spaced(10ms) & times(3)", Retry: natsretry.RetryOptions{
+					r, err := natsretry.New(nc, natsretry.Config{Policy: parse.MustParse("spaced(10ms) & times(3)"), Options: retry.Options{
 						Unthrottled: true, // these tests count retries: no budget shared across them
-						OnRetry:     func(_ int, _ error, _ time.Duration, reason string) { retries = append(retries, reason) },
+						Observer:    onRetry(func(e retry.Event) { retries = append(retries, e.Label) }),
 					}})
 					if err != nil {
 						t.Fatal(err)
@@ -97,7 +96,7 @@ func TestResponder503HandledOnce(t *testing.T) {
 					// Let a resent request reach the responder before counting.
 					time.Sleep(50 * time.Millisecond)
 					got := outcome{Handled: handled.Load(), Reply: reply != nil, Code: natsretry.Code(err), Retries: retries}
-					if tc.name == "safe" {
+					if tc.name == "idempotent" {
 						var re *retry.Error
 						if !errors.As(err, &re) || re.Label != natsretry.CodeUnavailable {
 							t.Errorf("got %v, want a *retry.Error labelled unavailable", err)
@@ -117,10 +116,10 @@ func TestResponder503HandledOnce(t *testing.T) {
 
 // TestServerNoRespondersStillRetried: the server's own no-responders
 // status (with its Nats-Subject header) is still nats.ErrNoResponders to
-// a marked request, retried, and returned when the schedule ends.
+// a request, marked or not, retried, and returned when the policy ends.
 func TestServerNoRespondersStillRetried(t *testing.T) {
 	nc := startServer(t)
-	for _, mark := range []func(context.Context) context.Context{natsretry.WithRetry, natsretry.WithSafe} {
+	for _, mark := range []func(context.Context) context.Context{unmarked, natsretry.WithIdempotent} {
 		r, codes := requester(t, nc, "spaced(5ms) & times(3)", 0)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_, err := r.Request(mark(ctx), "svc.nobody.at.all", nil)
@@ -162,7 +161,6 @@ func TestServerStoppedDeadline(t *testing.T) {
 	if nc.IsConnected() {
 		t.Fatal("still connected 2s after the server stopped")
 	}
-	unmarked := func(ctx context.Context) context.Context { return ctx }
 	for _, tc := range []struct {
 		name    string
 		mark    func(context.Context) context.Context
@@ -171,11 +169,9 @@ func TestServerStoppedDeadline(t *testing.T) {
 		within  time.Duration // how long the request may take
 	}{
 		{"unmarked", unmarked, 0, 200 * time.Millisecond, 200 * time.Millisecond},
-		{"retry", natsretry.WithRetry, 0, 200 * time.Millisecond, 200 * time.Millisecond},
-		{"safe", natsretry.WithSafe, 0, 200 * time.Millisecond, 200 * time.Millisecond},
+		{"idempotent", natsretry.WithIdempotent, 0, 200 * time.Millisecond, 200 * time.Millisecond},
 		{"unmarked-attempt", unmarked, 100 * time.Millisecond, time.Second, 100 * time.Millisecond},
-		{"retry-attempt", natsretry.WithRetry, 100 * time.Millisecond, time.Second, 100 * time.Millisecond},
-		{"safe-attempt", natsretry.WithSafe, 100 * time.Millisecond, 300 * time.Millisecond, 300 * time.Millisecond},
+		{"idempotent-attempt", natsretry.WithIdempotent, 100 * time.Millisecond, 300 * time.Millisecond, 300 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, _ := requester(t, nc, "spaced(10ms)", tc.attempt)
@@ -197,20 +193,36 @@ func TestServerStoppedDeadline(t *testing.T) {
 	}
 }
 
-// A hundred marked requests with nobody listening, on the zero Config (the
-// default policy and the server's shared default budget), make 103
-// attempts where the policy alone would make 300: the A6 bucket allows
-// three retries before it is below half. Unthrottled makes 300.
+// A hundred requests with nobody listening, marked or not, on the zero
+// Config (the default policy and the server's shared default budget),
+// make 103 attempts where the policy alone would make 300: the A6 bucket
+// allows three retries before it is below half. Unthrottled makes 300. A
+// Config.Budget registry of the same budgets throttles alike, with the
+// budget of the server's URL.
 func TestNoRespondersThrottledByDefault(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
+		mark        func(context.Context) context.Context
 		unthrottled bool
+		registry    bool
 		want        int
-	}{{"default", false, 103}, {"Unthrottled", true, 300}} {
+	}{
+		{"default", unmarked, false, false, 103},
+		{"default-idempotent", natsretry.WithIdempotent, false, false, 103},
+		{"Unthrottled", unmarked, true, false, 300},
+		{"registry", unmarked, false, true, 103},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nc := startServer(t) // a server, so a target, of this test's own
 			attempts := 0
-			r, err := natsretry.New(nc, natsretry.Config{Retry: natsretry.RetryOptions{
+			var budgets *budget.Registry
+			if tc.registry {
+				var err error
+				if budgets, err = budget.NewRegistry(budget.DefaultConfig(), 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := natsretry.New(nc, natsretry.Config{Budget: budgets, Options: retry.Options{
 				Caps:        retry.Caps{Clock: clockcap.Virtual(time.Now())},
 				Unthrottled: tc.unthrottled,
 				Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
@@ -225,7 +237,7 @@ func TestNoRespondersThrottledByDefault(t *testing.T) {
 			for range 100 {
 				// No deadline: the virtual clock's waits add up past any
 				// real one. The server answers no-responders at once.
-				_, err := r.Request(natsretry.WithSafe(context.Background()), "svc.nobody.at.all", nil)
+				_, err := r.Request(tc.mark(context.Background()), "svc.nobody.at.all", nil)
 				if !errors.Is(err, nats.ErrNoResponders) {
 					t.Fatalf("got %v, want nats.ErrNoResponders", err)
 				}
@@ -233,6 +245,15 @@ func TestNoRespondersThrottledByDefault(t *testing.T) {
 			t.Logf("100 requests, %d attempts", attempts)
 			if attempts != tc.want {
 				t.Errorf("100 requests made %d attempts; want %d", attempts, tc.want)
+			}
+			if tc.registry {
+				var targets []string
+				for target := range budgets.All() {
+					targets = append(targets, target)
+				}
+				if diff := cmp.Diff([]string{nc.ConnectedUrl()}, targets); diff != "" {
+					t.Errorf("the registry's targets (-want +got)\n%s", diff)
+				}
 			}
 		})
 	}
@@ -254,7 +275,7 @@ func TestDoneContextNeverSent(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, mark := range []func(context.Context) context.Context{func(c context.Context) context.Context { return c }, natsretry.WithRetry, natsretry.WithSafe} {
+	for _, mark := range []func(context.Context) context.Context{unmarked, natsretry.WithIdempotent} {
 		if _, err := r.Request(mark(ctx), "svc.count", nil); !errors.Is(err, context.Canceled) {
 			t.Errorf("got %v, want context.Canceled", err)
 		}

@@ -14,13 +14,16 @@ func TestRun(t *testing.T) {
 	if err := run(&out); err != nil {
 		t.Fatal(err)
 	}
-	want := `-- not marked, nobody listening
-client: nats: no responders available for request
--- marked WithRetry, a subscriber arrives during the third wait
+	want := `-- nobody listening, not marked; a subscriber arrives during the third wait
 client: attempt 1: no-responders; retrying
 client: attempt 2: no-responders; retrying
 client: attempt 3: no-responders; retrying
 client: "hello ann"
+-- the first request times out, not marked: sent once
+client: timeout
+-- the first request times out, marked WithIdempotent: sent again
+client: attempt 1: timeout; retrying
+client: "found bob"
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("output (-want +got)\n%s", diff)

@@ -43,7 +43,9 @@ type Judge[T any] func(v T, err error) Judgement
 // response's body there. The runner never discards the result it returns,
 // which belongs to the caller even with an error: when it gives up, it
 // returns the last attempt's result with an *Error (whose Err is nil if
-// the attempt's error was, and whose Label is the judgement's Reason). If
+// the attempt's error was, and whose Label is the judgement's Reason);
+// a call whose context ends while discard runs makes no further attempt
+// and returns the zero T with an *Error of Reason Canceled or Deadline. If
 // judge, a hook, the logger or the clock panics while the runner holds a
 // result, the result is discarded before the panic goes on; a panic in op
 // leaves nothing to discard.

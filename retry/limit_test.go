@@ -11,6 +11,7 @@ import (
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
+	"github.com/recur-go/recur/verdict"
 )
 
 var errConflict = errors.New("conflict")
@@ -114,4 +115,21 @@ func ExampleErrorLimit() {
 	fmt.Println(n, err)
 	// Output:
 	// 3 retry: gave up after 3 attempts (schedule exhausted): update row: conflict
+}
+
+// TestDiscardThenCancel: a caller that leaves while the runner discards a
+// result (an HTTP body drained slowly) gets no further attempt.
+func TestDiscardThenCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	judge := func(int, error) retry.Judgement { return retry.Judgement{Verdict: verdict.Transient} }
+	v, err := retry.Do(ctx, retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(epoch)}}, schedule.Times{N: 5}, judge,
+		func(int) { cancel() }, func(context.Context) (int, error) { n++; return n, nil })
+	if n != 1 || v != 0 {
+		t.Errorf("attempts %d, value %d; want 1 attempt and the zero value", n, v)
+	}
+	if e := asError(t, err); e.Reason != retry.Canceled || e.Attempts != 1 {
+		t.Errorf("error %+v; want Canceled after 1 attempt", e)
+	}
 }

@@ -312,7 +312,14 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		if timed {
 			start = clock.Now().Sub(t0)
 		}
-		c.drop(rl.discard)
+		if rl.discard != nil {
+			c.drop(rl.discard)
+			if ctx.Err() != nil { // the caller left while the result was discarded
+				return c.out(o.giveUp(ctx, stopped(ctx, attempt, err, nil), jd.Reason))
+			}
+		} else {
+			c.drop(nil)
+		}
 		c.actx.number = attempt + 1
 		why := jd.Reason // what this retry recovers from
 		var a0 mark

@@ -153,12 +153,12 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func httpVerdict(t *testing.T, base http.RoundTripper, timeout time.Duration) verdict.Verdict {
 	t.Helper()
 	var got verdict.Verdict
-	tr := &httpretry.Transport{Base: base, Schedule: schedule.Times{N: 1}, Unthrottled: true, AttemptTimeout: timeout,
+	tr := &httpretry.Transport{Base: base, Policy: schedule.Times{N: 1}, Options: retry.Options{Unthrottled: true, AttemptTimeout: timeout,
 		Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
 			if e.Kind == retry.Attempted {
 				got = e.Verdict
 			}
-		})}
+		})}}
 	req, err := http.NewRequest("GET", "http://api.example.test/", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -196,8 +196,8 @@ func httpTimeout(t *testing.T) verdict.Verdict {
 func grpcVerdict(t *testing.T, invoke grpc.UnaryInvoker, timeout time.Duration) verdict.Verdict {
 	t.Helper()
 	var got verdict.Verdict
-	ic, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{Schedule: schedule.Times{N: 1}, Unthrottled: true,
-		Options: grpcretry.Options{AttemptTimeout: timeout, Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
+	ic, err := grpcretry.UnaryClientInterceptor(grpcretry.Config{Policy: schedule.Times{N: 1},
+		Options: retry.Options{Unthrottled: true, AttemptTimeout: timeout, Observer: retry.ObserverFunc(func(_ context.Context, e retry.Event) {
 			if e.Kind == retry.Attempted {
 				got = e.Verdict
 			}

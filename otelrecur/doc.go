@@ -6,10 +6,10 @@
 // global one, otel.GetMeterProvider()); the Metrics it returns is a
 // retry.Observer:
 //
-//	m, err := otelrecur.New(otelrecur.Config{Client: "payments", MeterProvider: mp, Breakers: breakers, Budgets: budgets})
+//	m, err := otelrecur.New(otelrecur.Config{Client: "payments", MeterProvider: mp, Breaker: breakers, Budget: budgets})
 //	...
 //	defer m.Close()
-//	client := &http.Client{Transport: &httpretry.Transport{Breakers: breakers, Budgets: budgets, Observer: m, ...}}
+//	client := &http.Client{Transport: &httpretry.Transport{Breaker: breakers, Budget: budgets, Options: retry.Options{Observer: m}, ...}}
 //
 // # Instruments
 //
@@ -34,7 +34,7 @@
 //
 // The first seven are synchronous instruments that Observe feeds. The
 // last four are observable: one callback, registered by New and removed
-// by Close, reads the Stats of Config.Breakers, Config.Budgets and those
+// by Close, reads the Stats of Config.Breaker, Config.Budget and those
 // added with AddBreaker and AddBudget at each collection, so the breakers
 // and budgets cost nothing more on the hot path. The breaker counters
 // are cumulative sums, as the breakers count.

@@ -92,7 +92,7 @@ func Example_httpretry() {
 	if err != nil {
 		panic(err)
 	}
-	m, err := otelrecur.New(otelrecur.Config{Client: "payments", MeterProvider: mp, Breakers: breakers, Budgets: budgets})
+	m, err := otelrecur.New(otelrecur.Config{Client: "payments", MeterProvider: mp, Breaker: breakers, Budget: budgets})
 	if err != nil {
 		panic(err)
 	}
@@ -101,7 +101,7 @@ func Example_httpretry() {
 	if err != nil {
 		panic(err)
 	}
-	transport.Breakers, transport.Budgets, transport.Observer = breakers, budgets, m
+	transport.Breaker, transport.Budget, transport.Options.Observer = breakers, budgets, m
 	defer transport.CloseIdleConnections()
 	client := &http.Client{Transport: transport}
 

@@ -61,7 +61,7 @@ func TestLongTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, r := newMetrics(t, otelrecur.Config{Client: "webhooks", Breakers: breakers, Budgets: budgets})
+	m, r := newMetrics(t, otelrecur.Config{Client: "webhooks", Breaker: breakers, Budget: budgets})
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
@@ -129,7 +129,7 @@ func TestTargetsThatFoldTogether(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, r := newMetrics(t, otelrecur.Config{Client: "c", Breakers: breakers, Budgets: budgets})
+	m, r := newMetrics(t, otelrecur.Config{Client: "c", Breaker: breakers, Budget: budgets})
 	for _, name := range []string{"pay\xff", "pay\xfe", "pay\xc3"} {
 		failOnce(context.Background(), m, breakers, budgets, name, "r\xff"+name)
 	}

@@ -124,14 +124,15 @@ type Config struct {
 	// does the instruments forward to it.
 	MeterProvider metric.MeterProvider
 
-	// Breakers, if not nil, are read at every collection for the breaker
-	// instruments: their Stats, not the calls, are the source, so the
-	// breakers cost nothing more on the hot path.
-	Breakers *breaker.Registry
+	// Breaker, if not nil, is the registry whose breakers are read at
+	// every collection for the breaker instruments, the one the adapters'
+	// Breaker field takes: their Stats, not the calls, are the source, so
+	// the breakers cost nothing more on the hot path.
+	Breaker *breaker.Registry
 
-	// Budgets, if not nil, are read at every collection for
-	// recur.budget.tokens.
-	Budgets *budget.Registry
+	// Budget, if not nil, is the registry whose budgets are read at every
+	// collection for recur.budget.tokens.
+	Budget *budget.Registry
 
 	// MaxTargets caps the distinct recur.target values of each instrument
 	// of this client; the targets past it are reported together under
@@ -218,7 +219,7 @@ func New(c Config) (*Metrics, error) {
 		mp = otel.GetMeterProvider()
 	}
 	m := &Metrics{client: ClientKey.String(c.Client), max: c.MaxTargets, errorText: c.ErrorText,
-		breakerReg: c.Breakers, budgetReg: c.Budgets,
+		breakerReg: c.Breaker, budgetReg: c.Budget,
 		sets: map[string]metric.MeasurementOption{}}
 	if m.max == 0 {
 		m.max = DefaultMaxTargets
@@ -234,7 +235,7 @@ func New(c Config) (*Metrics, error) {
 // as retry.Options.Breaker or pgretry's DB.Breaker(), to the breaker
 // instruments, under the recur.target value target. It returns an error
 // if b is nil or target already has a breaker added this way. A breaker
-// of Config.Breakers with the same target is reported together with it:
+// of Config.Breaker with the same target is reported together with it:
 // the worst state, the sums of the counts.
 func (m *Metrics) AddBreaker(target string, b *breaker.Breaker) error {
 	if b == nil {

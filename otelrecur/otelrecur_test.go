@@ -139,7 +139,7 @@ func TestCardinality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, reader := newMetrics(t, otelrecur.Config{Client: "c", Breakers: breakers, Budgets: budgets})
+	m, reader := newMetrics(t, otelrecur.Config{Client: "c", Breaker: breakers, Budget: budgets})
 	ctx := context.Background()
 	const n = 10000
 	for i := range n {
@@ -209,7 +209,7 @@ func TestFolding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, reader := newMetrics(t, otelrecur.Config{Client: "c", MaxTargets: 1, Breakers: breakers, Budgets: budgets})
+	m, reader := newMetrics(t, otelrecur.Config{Client: "c", MaxTargets: 1, Breaker: breakers, Budget: budgets})
 	breakers.Get("a")
 	b, c := breakers.Get("b"), breakers.Get("c")
 	b.ForceOpen()
@@ -266,7 +266,7 @@ func TestClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	breakers.Get("a")
-	m, reader := newMetrics(t, otelrecur.Config{Client: "c", Breakers: breakers})
+	m, reader := newMetrics(t, otelrecur.Config{Client: "c", Breaker: breakers})
 	if got := collect(t, reader, "c"); len(got["recur.breaker.state"]) != 1 {
 		t.Fatalf("before Close: %s; want the breaker's state", describe(got))
 	}

@@ -78,15 +78,14 @@ func TestOutageAndRecovery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, reader := newMetrics(t, otelrecur.Config{Client: "payments", Breakers: breakers, Budgets: budgets})
+	m, reader := newMetrics(t, otelrecur.Config{Client: "payments", Breaker: breakers, Budget: budgets})
 	base := &http.Transport{}
 	client := &http.Client{Transport: &httpretry.Transport{
-		Base:     base,
-		Schedule: schedule.Intersect{A: schedule.Spaced{Every: 10 * time.Millisecond}, B: schedule.Times{N: 8}},
-		Breakers: breakers,
-		Budgets:  budgets,
-		Caps:     retry.Caps{Clock: clockcap.Virtual(time.Now()), Random: randcap.Seeded(1)},
-		Observer: m,
+		Base:    base,
+		Policy:  schedule.Intersect{A: schedule.Spaced{Every: 10 * time.Millisecond}, B: schedule.Times{N: 8}},
+		Breaker: breakers,
+		Budget:  budgets,
+		Options: retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(time.Now()), Random: randcap.Seeded(1)}, Observer: m},
 	}}
 	defer base.CloseIdleConnections()
 	sr := tracetest.NewSpanRecorder()

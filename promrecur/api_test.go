@@ -109,7 +109,7 @@ func TestFolding(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	m, err := promrecur.New(promrecur.Config{Client: "c", Registerer: reg, Breakers: breakers, Budgets: budgets, MaxTargets: 2})
+	m, err := promrecur.New(promrecur.Config{Client: "c", Registerer: reg, Breaker: breakers, Budget: budgets, MaxTargets: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestInvalidUTF8(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	m, err := promrecur.New(promrecur.Config{Client: "c", Registerer: reg, Breakers: breakers})
+	m, err := promrecur.New(promrecur.Config{Client: "c", Registerer: reg, Breaker: breakers})
 	if err != nil {
 		t.Fatal(err)
 	}

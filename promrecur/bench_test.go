@@ -148,7 +148,7 @@ func BenchmarkTransport(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			tr.Breakers, tr.Observer = breakers, obs.o
+			tr.Breaker, tr.Options.Observer = breakers, obs.o
 			b.ReportAllocs()
 			for b.Loop() {
 				resp, err := tr.RoundTrip(req)
@@ -173,7 +173,7 @@ func BenchmarkScrape(b *testing.B) {
 		b.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	m, err := promrecur.New(promrecur.Config{Client: "bench", Registerer: reg, Breakers: breakers, Budgets: budgets})
+	m, err := promrecur.New(promrecur.Config{Client: "bench", Registerer: reg, Breaker: breakers, Budget: budgets})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestCardinality(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	m, err := promrecur.New(promrecur.Config{Client: "crawler", Registerer: reg, Breakers: breakers, Budgets: budgets})
+	m, err := promrecur.New(promrecur.Config{Client: "crawler", Registerer: reg, Breaker: breakers, Budget: budgets})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // AddBreaker adds a breaker that no Registry holds, such as the one set
 // as retry.Options.Breaker, to the breaker series, under the target
 // label target. It returns an error if b is nil or target already has a
-// breaker added this way. A breaker of Config.Breakers with the same
+// breaker added this way. A breaker of Config.Breaker with the same
 // target is reported together with it (see the package documentation).
 func (m *Metrics) AddBreaker(target string, b *breaker.Breaker) error {
 	if b == nil {

@@ -17,7 +17,7 @@
 //	recur_recoveries_total{client,target}           calls that succeeded after a retry
 //
 // The breaker and budget series are read at scrape time from the Stats of
-// the breakers and budgets in Config.Breakers and Config.Budgets, and of
+// the breakers and budgets in Config.Breaker and Config.Budget, and of
 // those added with AddBreaker and AddBudget, so they cost the calls
 // nothing:
 //

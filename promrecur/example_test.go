@@ -30,7 +30,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	m, err := promrecur.New(promrecur.Config{Client: "payments", Registerer: reg, Breakers: breakers, Budgets: budgets})
+	m, err := promrecur.New(promrecur.Config{Client: "payments", Registerer: reg, Breaker: breakers, Budget: budgets})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	tr.Breakers, tr.Budgets, tr.Observer = breakers, budgets, m
+	tr.Breaker, tr.Budget, tr.Options.Observer = breakers, budgets, m
 	client := &http.Client{Transport: tr}
 	_ = client // make the program's calls with it
 

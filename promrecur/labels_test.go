@@ -91,7 +91,7 @@ func longScrape(t *testing.T, n, size int, retried bool) (int, int, *exporter) {
 	}
 	c := promrecur.Config{Client: "webhooks", Registerer: prometheus.NewRegistry()}
 	if retried {
-		c.Breakers, c.Budgets = breakers, budgets
+		c.Breaker, c.Budget = breakers, budgets
 	}
 	m, err := promrecur.New(c)
 	if err != nil {
@@ -163,7 +163,7 @@ func TestTargetsThatFoldTogether(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	m, err := promrecur.New(promrecur.Config{Client: "c", Registerer: reg, Breakers: breakers, Budgets: budgets})
+	m, err := promrecur.New(promrecur.Config{Client: "c", Registerer: reg, Breaker: breakers, Budget: budgets})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,14 +52,15 @@ type Config struct {
 	// here.
 	Registerer prometheus.Registerer
 
-	// Breakers, if not nil, are read at every scrape for the breaker
-	// series: their Stats, not the calls, are the source, so the breakers
-	// cost nothing more on the hot path.
-	Breakers *breaker.Registry
+	// Breaker, if not nil, is the registry whose breakers are read at
+	// every scrape for the breaker series, the one the adapters' Breaker
+	// field takes: their Stats, not the calls, are the source, so the
+	// breakers cost nothing more on the hot path.
+	Breaker *breaker.Registry
 
-	// Budgets, if not nil, are read at every scrape for
-	// recur_budget_tokens.
-	Budgets *budget.Registry
+	// Budget, if not nil, is the registry whose budgets are read at every
+	// scrape for recur_budget_tokens.
+	Budget *budget.Registry
 
 	// MaxTargets caps the distinct target label values of each series of
 	// this client; the targets past it are reported together under
@@ -131,7 +132,7 @@ func New(c Config) (*Metrics, error) {
 		return nil, fmt.Errorf("promrecur: %w", errors.Join(errs...))
 	}
 	m := &Metrics{reg: c.Registerer, max: c.MaxTargets,
-		breakerReg: c.Breakers, budgetReg: c.Budgets,
+		breakerReg: c.Breaker, budgetReg: c.Budget,
 	}
 	if m.max == 0 {
 		m.max = DefaultMaxTargets

@@ -76,7 +76,7 @@ func TestScrapeBreakerCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	m, err := promrecur.New(promrecur.Config{Client: "checkout", Registerer: reg, Breakers: breakers, Budgets: budgets})
+	m, err := promrecur.New(promrecur.Config{Client: "checkout", Registerer: reg, Breaker: breakers, Budget: budgets})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestScrapeBreakerCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(tr.CloseIdleConnections) // the Transport's copy of its Base, and the Base
-	tr.Clock, tr.Breakers, tr.Budgets, tr.Observer = clock, breakers, budgets, m
+	tr.Options.Clock, tr.Breaker, tr.Budget, tr.Options.Observer = clock, breakers, budgets, m
 	client := &http.Client{Transport: tr}
 	ctx := context.Background()
 	call := func() error { _, err := get(ctx, client, srv.srv.URL+"/pay"); return err }

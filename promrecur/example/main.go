@@ -71,7 +71,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	reg := prometheus.NewRegistry()
-	metrics, err := promrecur.New(promrecur.Config{Client: "example", Registerer: reg, Breakers: breakers, Budgets: budgets})
+	metrics, err := promrecur.New(promrecur.Config{Client: "example", Registerer: reg, Breaker: breakers, Budget: budgets})
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer tr.CloseIdleConnections()
-	tr.Breakers, tr.Budgets, tr.Observer = breakers, budgets, metrics
+	tr.Breaker, tr.Budget, tr.Options.Observer = breakers, budgets, metrics
 	client := &http.Client{Transport: tr, Timeout: 5 * time.Second}
 
 	// The servers.

@@ -99,14 +99,11 @@ func TestCallerDeadline(t *testing.T) {
 		{context.DeadlineExceeded, false},
 		{mongo.CommandError{Code: 91}, false},
 	} {
-		b, err := breaker.New(breaker.Config{})
+		db, err := mongorecur.New(&mongo.Client{}, mongorecur.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		db, err := mongorecur.New(&mongo.Client{}, mongorecur.Options{Breaker: b})
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := db.Breaker()
 		ctx, cancel := context.WithCancel(context.Background())
 		want := wrap(c.err) // a pointer: comparable
 		got := db.Do(ctx, func(context.Context) error {

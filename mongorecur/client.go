@@ -3,28 +3,37 @@ package mongorecur
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/verdict"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
-// DefaultBreakerName is the name of the breaker New makes when
-// Options.Breaker is nil: it names the breaker in its errors and logs.
+// DefaultBreakerName is the target of every Client's breaker in its
+// Config.Breaker registry, and so the breaker's name in its errors and
+// logs: a *mongo.Client does not say which hosts it connects to.
 const DefaultBreakerName = "mongodb"
 
-// Options configure a Client. The zero value is the default: a circuit
-// breaker of its own with breaker.Config's defaults.
-type Options struct {
-	// Breaker guards every call of Do and Call: an open breaker fails a
-	// call at once with an error that matches breaker.ErrOpen (Code
-	// "circuit_open"), without selecting a server or taking a
-	// connection. Nil means a breaker of its own, made from
-	// breaker.Config{Name: DefaultBreakerName}: it opens after 5
-	// failures in a row, or half of at least 20 calls in 10 s, and stays
-	// open 5 s, doubling to 60 s. Pass one to choose its rules, to share
-	// it between clients of one deployment or to read its Stats.
-	Breaker *breaker.Breaker
+// Config configures a Client, in the shape every recur adapter shares
+// (docs/adapters.md), with only the fields a breaker needs: the driver
+// keeps its own retries, so there is no Policy, Budget or Options. The
+// zero value is the default: a circuit breaker of its own with
+// breaker.Config's defaults.
+type Config struct {
+	// Breaker holds the circuit breakers, one per target; the Client's
+	// breaker is Breaker.Get(DefaultBreakerName). It guards every call of
+	// Do and Call: an open breaker fails a call at once with an error
+	// that matches breaker.ErrOpen (Code "circuit_open"), without
+	// selecting a server or taking a connection. Nil means a registry of
+	// the Client's own made from breaker.Config's defaults: the breaker
+	// opens after 5 failures in a row, or half of at least 20 calls in
+	// 10 s, and stays open 5 s, doubling to 60 s. Pass a registry to
+	// choose its rules (breaker.NewRegistry) or to share the breaker
+	// between the Clients of one deployment; Clients of different
+	// deployments need registries of their own, since they would share
+	// the one target.
+	Breaker *breaker.Registry
 
 	// NoBreaker turns the breaker off: Do and Call then only keep a call
 	// whose context is done from reaching the server. It is an error
@@ -43,36 +52,39 @@ type Client struct {
 
 var (
 	errNilClient  = errors.New("mongorecur: New with a nil *mongo.Client")
-	errBothOpts   = errors.New("mongorecur: Options sets both Breaker and NoBreaker")
+	errBothOpts   = errors.New("mongorecur: Config sets both Breaker and NoBreaker")
 	errNilOp      = errors.New("mongorecur: Do with a nil operation")
 	errNilWrapper = errors.New("mongorecur: Do on a nil *Client")
 )
 
-// New returns a Client over c. It fails for a nil c and for Options that
-// set both Breaker and NoBreaker. Disconnecting c is still the caller's
-// job.
-func New(c *mongo.Client, o Options) (*Client, error) {
+// New returns a Client over c configured by cfg. It fails for a nil c and
+// for a Config that sets both Breaker and NoBreaker. Disconnecting c is
+// still the caller's job.
+func New(c *mongo.Client, cfg Config) (*Client, error) {
 	switch {
 	case c == nil:
 		return nil, errNilClient
-	case o.Breaker != nil && o.NoBreaker:
+	case cfg.Breaker != nil && cfg.NoBreaker:
 		return nil, errBothOpts
 	}
-	b := o.Breaker
-	if b == nil && !o.NoBreaker {
+	if cfg.NoBreaker {
+		return &Client{c: c}, nil
+	}
+	reg := cfg.Breaker
+	if reg == nil {
 		var err error
-		if b, err = breaker.New(breaker.Config{Name: DefaultBreakerName}); err != nil {
-			return nil, err
+		if reg, err = breaker.NewRegistry(breaker.Config{}, 0); err != nil {
+			return nil, fmt.Errorf("mongorecur: %w", err)
 		}
 	}
-	return &Client{c: c, b: b}, nil
+	return &Client{c: c, b: reg.Get(DefaultBreakerName)}, nil
 }
 
 // Mongo returns the driver's client, for what runs without the breaker:
 // Disconnect, sessions, change streams.
 func (c *Client) Mongo() *mongo.Client { return c.c }
 
-// Breaker returns the Client's breaker, nil with Options.NoBreaker.
+// Breaker returns the Client's breaker, nil with Config.NoBreaker.
 func (c *Client) Breaker() *breaker.Breaker { return c.b }
 
 // Do runs op once through the Client's breaker and returns its error

@@ -12,6 +12,11 @@
 // (the breaker's default rules) it fails calls at once with
 // breaker.ErrOpen, until a probe finds the server back.
 //
+// Config has the fields of the shape every recur adapter shares
+// (docs/adapters.md) that a breaker needs, Breaker (a breaker.Registry)
+// and NoBreaker; the retries are the driver's, so there is no Policy,
+// Budget or Options.
+//
 // It is a module of its own, github.com/recur-go/recur/mongorecur, so that
 // the driver never enters the main module's dependencies.
 //
@@ -21,7 +26,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	db, err := mongorecur.New(mc, mongorecur.Options{}) // a breaker of its own
+//	db, err := mongorecur.New(mc, mongorecur.Config{}) // a breaker of its own
 //	if err != nil {
 //		return err
 //	}

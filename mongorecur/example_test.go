@@ -25,7 +25,7 @@ func ExampleNew() {
 	}
 	defer mc.Disconnect(ctx)
 
-	db, err := mongorecur.New(mc, mongorecur.Options{})
+	db, err := mongorecur.New(mc, mongorecur.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func ExampleCall() {
 		log.Fatal(err)
 	}
 	defer mc.Disconnect(ctx)
-	db, err := mongorecur.New(mc, mongorecur.Options{})
+	db, err := mongorecur.New(mc, mongorecur.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -78,16 +78,16 @@ func ExampleCall() {
 	fmt.Println(len(all), "users")
 }
 
-// Options.Breaker takes a breaker of your own: here one that opens after
-// 3 failures in a row and logs its transitions.
-func ExampleOptions() {
-	b, err := breaker.New(breaker.Config{
-		Name:                "orders-db",
+// Config.Breaker takes a registry of your own, whose breaker for
+// DefaultBreakerName is the Client's: here one that opens after 3
+// failures in a row and logs its transitions.
+func ExampleConfig() {
+	breakers, err := breaker.NewRegistry(breaker.Config{
 		ConsecutiveFailures: 3,
 		OnStateChange: func(name string, from, to breaker.State) {
 			log.Printf("breaker %s: %v → %v", name, from, to)
 		},
-	})
+	}, 0)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func ExampleOptions() {
 		log.Fatal(err)
 	}
 	defer mc.Disconnect(context.Background())
-	db, err := mongorecur.New(mc, mongorecur.Options{Breaker: b})
+	db, err := mongorecur.New(mc, mongorecur.Config{Breaker: breakers})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func ExampleClassify() {
 // run, and the server is not asked.
 func ExampleClient_Do() {
 	var mc mongo.Client // a client never connected: this call does not reach it
-	db, err := mongorecur.New(&mc, mongorecur.Options{})
+	db, err := mongorecur.New(&mc, mongorecur.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -50,19 +50,17 @@ func connect(t *testing.T, s *mongotest.Server, uriOpts string, edit func(*optio
 	return mc
 }
 
-// guarded returns a Client over mc with a breaker made from c.
+// guarded returns a Client over mc with a breaker from a registry made
+// from c, and that breaker.
 func guarded(t *testing.T, mc *mongo.Client, c breaker.Config) (*mongorecur.Client, *breaker.Breaker) {
 	t.Helper()
-	if c.Name == "" {
-		c.Name = t.Name()
-	}
-	b, err := breaker.New(c)
+	reg, err := breaker.NewRegistry(c, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := mongorecur.New(mc, mongorecur.Options{Breaker: b})
+	db, err := mongorecur.New(mc, mongorecur.Config{Breaker: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return db, b
+	return db, db.Breaker()
 }

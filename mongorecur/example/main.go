@@ -49,7 +49,7 @@ func run(ctx context.Context, uri string, n int, every time.Duration, out io.Wri
 		return err
 	}
 	defer mc.Disconnect(context.WithoutCancel(ctx))
-	db, err := mongorecur.New(mc, mongorecur.Options{}) // breaker on; retries left to the driver
+	db, err := mongorecur.New(mc, mongorecur.Config{}) // breaker on; retries left to the driver
 	if err != nil {
 		return err
 	}

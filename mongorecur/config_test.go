@@ -12,15 +12,18 @@ import (
 
 func TestNew(t *testing.T) {
 	mc := &mongo.Client{} // never connected: these calls do not reach it
-	if _, err := mongorecur.New(nil, mongorecur.Options{}); err == nil {
+	if _, err := mongorecur.New(nil, mongorecur.Config{}); err == nil {
 		t.Error("New(nil) succeeded")
 	}
-	b, _ := breaker.New(breaker.Config{})
-	if _, err := mongorecur.New(mc, mongorecur.Options{Breaker: b, NoBreaker: true}); err == nil {
+	reg, err := breaker.NewRegistry(breaker.Config{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mongorecur.New(mc, mongorecur.Config{Breaker: reg, NoBreaker: true}); err == nil {
 		t.Error("New with Breaker and NoBreaker succeeded")
 	}
 
-	db, err := mongorecur.New(mc, mongorecur.Options{})
+	db, err := mongorecur.New(mc, mongorecur.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +34,7 @@ func TestNew(t *testing.T) {
 		t.Errorf("the default breaker: %v", db.Breaker())
 	}
 
-	off, err := mongorecur.New(mc, mongorecur.Options{NoBreaker: true})
+	off, err := mongorecur.New(mc, mongorecur.Config{NoBreaker: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,11 +62,45 @@ func TestNew(t *testing.T) {
 	}
 }
 
+// TestBreakerRegistry: a Client's breaker is its registry's breaker for
+// DefaultBreakerName, so Clients given one registry share it, and Clients
+// given none each have their own.
+func TestBreakerRegistry(t *testing.T) {
+	reg, err := breaker.NewRegistry(breaker.Config{ConsecutiveFailures: 2}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clients []*mongorecur.Client
+	for _, c := range []mongorecur.Config{{Breaker: reg}, {Breaker: reg}, {}, {}} {
+		db, err := mongorecur.New(&mongo.Client{}, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients = append(clients, db)
+	}
+	if clients[0].Breaker() != reg.Get(mongorecur.DefaultBreakerName) || clients[1].Breaker() != clients[0].Breaker() {
+		t.Error("Clients given one registry do not share its breaker for DefaultBreakerName")
+	}
+	if clients[2].Breaker() == nil || clients[2].Breaker() == clients[3].Breaker() || clients[2].Breaker() == clients[0].Breaker() {
+		t.Error("Clients given no registry do not have a breaker each")
+	}
+	for range 2 {
+		_ = clients[1].Do(context.Background(), func(context.Context) error { return mongo.CommandError{Labels: []string{"NetworkError"}} })
+	}
+	if got := clients[0].Breaker().State(); got != breaker.Open {
+		t.Errorf("the shared breaker after 2 failures through the other Client: %v, want open", got)
+	}
+}
+
 // TestPanicCountsNothing: a panicking operation gives a half-open
 // breaker's probe slot back, and the panic goes on.
 func TestPanicCountsNothing(t *testing.T) {
-	b, _ := breaker.New(breaker.Config{ConsecutiveFailures: 1})
-	db, _ := mongorecur.New(&mongo.Client{}, mongorecur.Options{Breaker: b})
+	reg, err := breaker.NewRegistry(breaker.Config{ConsecutiveFailures: 1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, _ := mongorecur.New(&mongo.Client{}, mongorecur.Config{Breaker: reg})
+	b := db.Breaker()
 	func() {
 		defer func() {
 			if recover() == nil {

@@ -235,7 +235,15 @@ func hedgeNoDelay(in *input, report reportFunc) {
 	}
 	report(in.s, msg+"; hedge at about the p95 latency, for example & spaced(50ms)",
 		whole(func(s schedule.Schedule) schedule.Schedule {
-			return schedule.Intersect{A: s, B: schedule.Spaced{Every: hedgeDelay}}
+			fixed := schedule.Schedule(schedule.Intersect{A: s, B: schedule.Spaced{Every: hedgeDelay}})
+			if in.m.firstWait(fixed).MinTotal >= MinDelay {
+				return fixed
+			}
+			// Bounds cannot tell that the spaced floor holds (a Spaced
+			// beside a timeline others shape): fixed delays, as many
+			// copies as before, up to gRFC A6's 5.
+			n := min(max(in.m.Bounds(s).MaxAttempts, 2), MaxHedgeCopies)
+			return schedule.Intersect{A: schedule.Spaced{Every: hedgeDelay}, B: schedule.Times{N: n}}
 		}))
 }
 
@@ -246,7 +254,7 @@ func hedgeUnbounded(in *input, report reportFunc) {
 		return
 	}
 	report(in.s, "no bound on the copies: a call slower than the delays sends up to 100 (retry.MaxCopies), a storm against a target that is merely slow; bound it with & times(3)",
-		whole(func(s schedule.Schedule) schedule.Schedule { return schedule.Intersect{A: s, B: schedule.Times{N: 3}} }))
+		whole(func(s schedule.Schedule) schedule.Schedule { return in.m.boundTo(s, MaxHedgeCopies) }))
 }
 
 // hedgeTooMany fires on a hedging policy of more than MaxHedgeCopies
@@ -257,7 +265,5 @@ func hedgeTooMany(in *input, report reportFunc) {
 		return
 	}
 	report(in.s, fmt.Sprintf("up to %d copies of one call: gRFC A6 allows 5, and each copy past the second buys little", n),
-		whole(func(s schedule.Schedule) schedule.Schedule {
-			return schedule.Intersect{A: s, B: schedule.Times{N: MaxHedgeCopies}}
-		}))
+		whole(func(s schedule.Schedule) schedule.Schedule { return in.m.boundTo(s, MaxHedgeCopies) }))
 }

@@ -68,8 +68,8 @@ func TestHedgeRules(t *testing.T) {
 		{"times(2)", "times(2) & spaced(50ms)", []string{"hedge-no-delay"}},
 		{"fulljitter(20ms, 200ms) & times(3)", "fulljitter(20ms, 200ms) & times(3) & spaced(50ms)", []string{"hedge-no-delay"}},
 		{"spaced(10ms)", "spaced(10ms) & times(3)", []string{"hedge-unbounded"}},
-		{"spaced(50ms) & times(8)", "spaced(50ms) & times(5)", []string{"hedge-too-many"}},
-		{"spaced(50ms) & times(100)", "spaced(50ms) & times(5)", []string{"hedge-too-many"}},
+		{"spaced(50ms) & times(8)", "spaced(50ms) & times(3)", []string{"hedge-too-many"}},
+		{"spaced(50ms) & times(100)", "spaced(50ms) & times(3)", []string{"hedge-too-many"}},
 		{"spaced(50ms) & times(101)", "spaced(50ms) & times(3)", []string{"hedge-unbounded"}},
 		{"backoff(2s, 100ms) & times(3)", "", []string{"cap-below-base"}},
 	}

@@ -302,9 +302,29 @@ func TestMigrateAvast(t *testing.T) {
 			t.Errorf("avast err %v, recur err %v", err, rerr)
 		}
 		// avast calls OnRetry after every failed attempt, the last one
-		// too; recur's OnRetry runs before each wait, so once fewer.
+		// too; recur reports Retrying before each wait, so once fewer.
 		if onRetry != 5 {
 			t.Errorf("avast OnRetry ran %d times, want 5", onRetry)
+		}
+	})
+	t.Run("AttemptsForError", func(t *testing.T) {
+		// AttemptsForError(3, err) inside Attempts(5) ≡
+		// Options.ErrorLimits{{Err: err, Attempts: 3}} with times(5): 3
+		// attempts for that error, 5 for others.
+		for _, fail := range []error{errMigrate, errors.New("other")} {
+			n := 0
+			_, _ = avast.DoWithData(func() (int, error) { n++; return 0, fail },
+				avast.Attempts(5), avast.AttemptsForError(3, errMigrate), avast.Delay(0), avast.WithTimer(&avastTimer{}))
+			rn := 0
+			o := retry.Options{Caps: retry.Caps{Clock: clockcap.Virtual(time.Now())}, ErrorLimits: []retry.ErrorLimit{{Err: errMigrate, Attempts: 3}}}
+			_, _ = retry.Retry(context.Background(), o, schedule.Times{N: 5}, func(context.Context) (int, error) { rn++; return 0, fail })
+			want := 5
+			if fail == errMigrate {
+				want = 3
+			}
+			if n != want || rn != want {
+				t.Errorf("%v: avast %d attempts, recur %d; want %d", fail, n, rn, want)
+			}
 		}
 	})
 	t.Run("errors-list", func(t *testing.T) {

@@ -56,7 +56,7 @@ func (d doc) flatten(n *yaml.Node, prefix []string, out map[string]*yaml.Node, o
 	}
 	for _, e := range es {
 		segs := append(append([]string(nil), prefix...), strings.Split(e.key, ".")...)
-		if e.value.Kind == yaml.MappingNode {
+		if e.value.Kind == yaml.MappingNode && len(e.value.Content) > 0 {
 			if err := d.flatten(e.value, segs, out, order, keys); err != nil {
 				return err
 			}
@@ -134,7 +134,8 @@ func FromResilience4j(data []byte) ([]Result, error) {
 		default:
 			continue // retryAspectOrder, metrics and the like
 		}
-		if len(segs) < 5 {
+		empty := isNull(flat[p]) || flat[p].Kind == yaml.MappingNode // NAME: {} or NAME: with nothing
+		if len(segs) < 5 && !(len(segs) == 4 && empty) {
 			return nil, d.errorf(flat[p], p, "want %s.NAME.PROPERTY; this holds %s", strings.Join(segs[:3], "."), describe(flat[p]))
 		}
 		if len(segs) > 5 {
@@ -146,6 +147,9 @@ func FromResilience4j(data []byte) ([]Result, error) {
 			ip = &r4jProps{name: name, path: strings.Join(segs[:4], "."), nodes: map[string]*yaml.Node{}}
 			props[name] = ip
 			names = append(names, name)
+		}
+		if len(segs) == 4 {
+			continue
 		}
 		if err := d.r4jProperty(ip, relaxed(segs[4]), p, flat[p], keys[p]); err != nil {
 			return nil, err

@@ -96,7 +96,7 @@ func FromTemporal(data []byte) (Result, error) {
 	}
 	var p temporalPolicy
 	var r Result
-	var maxNode, initNode *yaml.Node
+	var maxNode, initNode, coefNode *yaml.Node
 	for _, e := range es {
 		at := join(path, e.key)
 		if isNull(e.value) {
@@ -114,14 +114,9 @@ func FromTemporal(data []byte) (Result, error) {
 				return Result{}, err
 			}
 		case "backoffCoefficient":
+			coefNode = e.value
 			if p.coefficient, err = d.number(e.value, at); err != nil {
 				return Result{}, err
-			}
-			if p.coefficient != 0 && p.coefficient < 1 {
-				return Result{}, d.errorf(e.value, at, "must be at least 1; got %s (Temporal refuses a coefficient below 1)", e.value.Value)
-			}
-			if _, _, ok := factor(max(p.coefficient, 1)); !ok && p.coefficient != 0 {
-				return Result{}, d.refuse(e.value, at, "%s is not a whole millionth from 1 to 1000000: recur's factor steps by 0.0001%%; write it to six decimals", e.value.Value)
 			}
 		case "maximumAttempts":
 			n, err := d.integer(e.value, at, math.MinInt32, math.MaxInt32)
@@ -149,6 +144,15 @@ func FromTemporal(data []byte) (Result, error) {
 		// Temporal checks nothing else: one attempt, no retry.
 		r.Schedule = schedule.Times{N: 1}
 		return r, nil
+	}
+	coefAt := join(path, "backoffCoefficient")
+	switch {
+	case p.coefficient != 0 && p.coefficient < 1:
+		return Result{}, d.errorf(coefNode, coefAt, "must be at least 1; got %s (Temporal refuses a coefficient below 1)", coefNode.Value)
+	case p.coefficient != 0:
+		if _, _, ok := factor(p.coefficient); !ok {
+			return Result{}, d.refuse(coefNode, coefAt, "%s is not a whole millionth from 1 to 1000000: recur's factor steps by 0.0001%%; write it to six decimals", coefNode.Value)
+		}
 	}
 	switch {
 	case p.initial < 0:
@@ -227,7 +231,7 @@ func ToTemporal(s schedule.Schedule) ([]byte, error) {
 	}
 	if first, rd, pd, _, compared := mismatch(exp, p.backoff, retries, exp.Cap); first > 0 {
 		return nil, noEquivalent(Temporal, s, "retry "+strconv.Itoa(first)+" would wait "+pd.String()+" in Temporal, "+rd.String()+" here (Temporal computes the power in floating point)")
-	} else if n == 0 && compared == compareLimit {
+	} else if n == 0 && compared == compareLimit && exp.FactorPPM() != 1_000_000 {
 		return nil, noEquivalent(Temporal, s, "its waits do not reach the cap within "+strconv.Itoa(compareLimit)+" retries, so they cannot be compared with Temporal's for all of them; add a Times")
 	}
 	return json.Marshal(policy{

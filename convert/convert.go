@@ -71,13 +71,13 @@ type Result struct {
 type Field struct {
 	// Path is the field's place in the document, such as
 	// "nonRetryableErrorTypes".
-	Path string
+	Path string `json:"path"`
 	// Value is the value as the document writes it: a string, a number,
 	// or a list in JSON form.
-	Value string
+	Value string `json:"value"`
 	// Use says where recur takes this: "a worth function that returns
 	// false for these error types", "retry.Options.AttemptTimeout".
-	Use string
+	Use string `json:"use"`
 }
 
 // ErrNoEquivalent is what errors.Is finds in the error for a field, or a

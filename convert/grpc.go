@@ -84,14 +84,15 @@ func FromGRPC(data []byte) ([]Result, error) {
 		for _, n := range mc.Names {
 			names = append(names, n.String())
 		}
-		name := "methodConfig[" + strconv.Itoa(i) + "]"
+		at := "methodConfig[" + strconv.Itoa(i) + "]"
+		name := at
 		if len(names) > 0 {
 			name += " " + strings.Join(names, ", ")
 		}
 		var r Result
 		switch {
 		case mc.RetryPolicy != nil:
-			if r, err = grpcResult(mc.RetryPolicy, name+".retryPolicy"); err != nil {
+			if r, err = grpcResult(mc.RetryPolicy, at+".retryPolicy"); err != nil {
 				return nil, err
 			}
 		case mc.HedgingPolicy != nil:

@@ -8,7 +8,7 @@ import (
 
 // fuzzFormat checks, for any input, that reading never panics, that a
 // schedule read is valid, and that a schedule the format can write reads
-// back to the same value. testdata/fuzz/FuzzFORMAT holds the seeds.
+// back to the same value. testdata/fuzz/FuzzFORMAT holds a starting corpus.
 func fuzzFormat(f *testing.F, format Format, seeds ...string) {
 	for _, s := range seeds {
 		f.Add([]byte(s))

@@ -138,6 +138,10 @@ const (
 // recur policy that waits the same, findings and all.
 const whyMigrate = "a peer's configuration, translated as it is"
 
+// whyConvert: docs/convert.md shows what package convert makes of a
+// peer's configuration, which has no jitter when the peer has none.
+const whyConvert = "a peer's configuration, converted as it is"
+
 // notClean lists the policies of README.md, docs/*.md and examples/ that
 // have lint findings, with the reason.
 var notClean = []struct{ file, policy, why string }{
@@ -148,6 +152,9 @@ var notClean = []struct{ file, policy, why string }{
 	{"docs/migrating.md", "exponential(100ms, 200%, 2s) & times(5)", whyMigrate},
 	{"docs/migrating.md", "jittered(exponential(500ms, 150%, 60s), 50%, 150%) upto 15m", whyMigrate},
 	{"docs/migrating.md", "jittered(exponential(100ms, 200%, 2s), 50%, 150%) & times(5)", whyMigrate},
+	{"docs/convert.md", "Intersect(Exponential(1s, 200%, 1m40s), Times(5))", whyConvert},
+	{"docs/convert.md", "Intersect(Exponential(500ms, 150%, 2562047h47m16.854775807s), Times(5))", whyConvert},
+	{"docs/convert.md", "exponential(500ms, 150%, 10s) & times(5)", whyConvert},
 	{"docs/audit.md", "fulljitter(100ms, 5s) upto 1m", whyAudit},
 	{"docs/audit.md", "times(3) then times(2)", whyAudit},
 	{"docs/audit.md", "spaced(1s) upto 10s", whyAudit},

@@ -78,6 +78,7 @@ func commands() []command {
 		{"plot", "chart the delay distribution of each retry", runPlot},
 		{"storm", "simulate clients contending for one resource", runStorm},
 		{"audit", "check a resilience plan against the audit rules", runAudit},
+		{"convert", "convert Temporal, Resilience4j, Envoy, Polly, gRPC retry configs", runConvert},
 		{"serve", "serve the playground page on 127.0.0.1", runServe},
 	}
 }

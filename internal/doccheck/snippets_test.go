@@ -74,7 +74,7 @@ var imports = map[string]string{
 }
 
 func init() {
-	for _, p := range []string{"audit", "breaker", "budget", "clockcap", "grpcconfig", "httpretry", "interp",
+	for _, p := range []string{"audit", "breaker", "budget", "clockcap", "convert", "grpcconfig", "httpretry", "interp",
 		"lint", "parse", "randcap", "repeat", "retry", "schedule", "storm", "verdict"} {
 		imports[p] = "github.com/recur-go/recur/" + p
 	}

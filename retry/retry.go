@@ -83,7 +83,11 @@ func run[T any](ctx context.Context, o *Options, s schedule.Schedule, rl rules[T
 	if err == nil && rl.judge == nil {
 		return v, nil
 	}
-	return again(ctx, o, s, &rl, op, false, time.Time{}, v, err, rl.first(v, err))
+	jd := rl.first(v, err)
+	if !jd.Verdict.Retry() { // a judged success, or an error not retried: no call of again
+		return v, err
+	}
+	return again(ctx, o, s, &rl, op, false, time.Time{}, v, err, jd)
 }
 
 // first is run for the less common first attempts: a timed schedule, a

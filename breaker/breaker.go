@@ -12,7 +12,7 @@ import (
 	"github.com/recur-go/recur/verdict"
 )
 
-// maxBatch is the most successes a stripe of the window holds before the
+// maxBatch is the most successes the window holds pending before the
 // breaker reads its clock and flushes them: one clock read per 256
 // successes on a busy breaker. Failures flush at once, and successes near a
 // threshold are counted under the lock, so the batch only delays when the
@@ -29,25 +29,16 @@ const (
 // Breaker is a circuit breaker. Make one with New; it is safe for
 // concurrent use.
 type Breaker struct {
-	// Written on every call: the window's pending stripes (see
-	// TestLayout).
-	win window.Window
-	_   [64]byte
-
-	// Read on every call, written at transitions.
+	win   window.Window
 	word  atomic.Uint64 // state, generation, probes in flight, armed; see state.go
 	s     settings
 	epoch time.Time // the clock's reading at New; times are ns since it
-	_     [64]byte
 
-	// Written by every failure and the success after it: a line of its
-	// own, so that failures do not make other cores miss word.
-	consec atomic.Int64 // failures in a row while closed
-	_      [56]byte
-
-	until   atomic.Int64 // when an Open breaker may half-open
-	probeBy atomic.Int64 // when a HalfOpen breaker's probes time out
-	openErr atomic.Pointer[OpenError]
+	consec   atomic.Int64  // failures in a row while closed
+	rejected atomic.Uint64 // calls Allow refused, for Stats
+	until    atomic.Int64  // when an Open breaker may half-open
+	probeBy  atomic.Int64  // when a HalfOpen breaker's probes time out
+	openErr  atomic.Pointer[OpenError]
 
 	mu        sync.Mutex
 	ring      ring          // the count-based window, if CountWindow is set
@@ -206,7 +197,7 @@ func (b *Breaker) probe(w uint64) (grant, bool) {
 }
 
 func (b *Breaker) reject() (Permit, error) {
-	b.win.Tally() // refusals, striped beside the window
+	b.rejected.Add(1)
 	if e := b.openErr.Load(); e != nil {
 		return Permit{}, e
 	}

@@ -34,7 +34,7 @@ func (b *Breaker) Stats() Stats {
 	return Stats{
 		State:          b.State(),
 		Opened:         b.opened,
-		Rejected:       b.win.Tallied(),
+		Rejected:       b.rejected.Load(),
 		Successes:      uint64(calls - fails),
 		Failures:       uint64(fails),
 		Slow:           uint64(b.win.LifetimeLocked(cSlow)),

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/clockcap"
-	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/internal/window"
 	"github.com/recur-go/recur/verdict"
 )
@@ -90,16 +89,12 @@ type Ratio struct {
 	calls atomic.Int64
 	// updated is the time of the last update, read by every retry check.
 	updated atomic.Int64
-	_       [64]byte // so that left starts a cache line (see TestLayout)
-
 	// left is how many more retries the window may take: what the last
 	// update gave (negative: owed), plus what calls since earned, less
 	// those allowed since; updating while an update moves those into the
-	// window. Written by every retry allowed: a cache line of its own.
-	left atomic.Int64
-	_    [56]byte
-
-	stats stripe.Counters // sThrottled
+	// window.
+	left      atomic.Int64
+	throttled atomic.Uint64 // for Stats
 
 	mu    sync.Mutex
 	given int64 // left as the last update set it, plus credits
@@ -183,7 +178,7 @@ func (r *Ratio) AllowRetry() bool {
 			}
 			return true
 		case l != updating && l+r.credit() <= 0:
-			r.stats.Add(sThrottled)
+			r.throttled.Add(1)
 			return false
 		}
 		break // calls since the last update allow one, or it is under way
@@ -202,7 +197,7 @@ func (r *Ratio) AllowRetry() bool {
 		}
 		return true
 	}
-	r.stats.Add(sThrottled)
+	r.throttled.Add(1)
 	return false
 }
 
@@ -267,7 +262,7 @@ func (r *Ratio) Stats() Stats {
 	return Stats{
 		Requests:  uint64(r.win.LifetimeLocked(rCalls)),
 		Retries:   uint64(r.win.LifetimeLocked(rRetries) + r.given - r.left.Load()),
-		Throttled: r.stats.Load(sThrottled),
+		Throttled: r.throttled.Load(),
 	}
 }
 

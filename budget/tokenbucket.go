@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -55,14 +54,10 @@ func (c TokenBucketConfig) New() (Budget, error) {
 // grpc-go; nothing locks and no clock is read. A TokenBucket never refuses
 // a first attempt.
 type TokenBucket struct {
-	max, half, ratio int64 // thousandths
-	_                [40]byte
+	max, half, ratio int64        // thousandths
+	tokens           atomic.Int64 // thousandths
 
-	// tokens has a cache line of its own, so that cores writing it do not
-	// slow those reading the others; the statistics are striped.
-	tokens atomic.Int64 // thousandths
-	_      [56]byte
-	stats  stripe.Counters // sRequests, sRetries, sThrottled
+	requests, retries, throttled atomic.Uint64 // for Stats
 }
 
 // NewTokenBucket returns a full token bucket, or an error that names the
@@ -89,17 +84,17 @@ func NewTokenBucket(c TokenBucketConfig) (*TokenBucket, error) {
 
 // Request counts the call and allows it.
 func (b *TokenBucket) Request() bool {
-	b.stats.Add(sRequests)
+	b.requests.Add(1)
 	return true
 }
 
 // AllowRetry reports whether more than half the tokens are left.
 func (b *TokenBucket) AllowRetry() bool {
 	if b.tokens.Load() > b.half {
-		b.stats.Add(sRetries)
+		b.retries.Add(1)
 		return true
 	}
-	b.stats.Add(sThrottled)
+	b.throttled.Add(1)
 	return false
 }
 
@@ -133,9 +128,9 @@ func (b *TokenBucket) Tokens() float64 { return float64(b.tokens.Load()) / 1000 
 // Stats returns the bucket's counters.
 func (b *TokenBucket) Stats() Stats {
 	return Stats{
-		Requests:  b.stats.Load(sRequests),
-		Retries:   b.stats.Load(sRetries),
-		Throttled: b.stats.Load(sThrottled),
+		Requests:  b.requests.Load(),
+		Retries:   b.retries.Load(),
+		Throttled: b.throttled.Load(),
 		Tokens:    b.Tokens(),
 	}
 }

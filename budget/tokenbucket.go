@@ -54,8 +54,8 @@ func (c TokenBucketConfig) New() (Budget, error) {
 // grpc-go; nothing locks and no clock is read. A TokenBucket never refuses
 // a first attempt.
 type TokenBucket struct {
-	max, half, ratio int64        // thousandths
-	tokens           atomic.Int64 // thousandths
+	max, ratio int32        // thousandths: at most 10⁶
+	tokens     atomic.Int64 // thousandths
 
 	requests, retries, throttled atomic.Uint64 // for Stats
 }
@@ -76,9 +76,8 @@ func NewTokenBucket(c TokenBucketConfig) (*TokenBucket, error) {
 	if !ok || ratio < 1 || ratio > int64(c.MaxTokens)*1000 {
 		return nil, fmt.Errorf("budget: TokenBucketConfig.TokenRatio = %v is not from 0.001 to MaxTokens", c.TokenRatio)
 	}
-	b := &TokenBucket{max: int64(c.MaxTokens) * 1000, ratio: ratio}
-	b.half = b.max / 2
-	b.tokens.Store(b.max)
+	b := &TokenBucket{max: int32(c.MaxTokens) * 1000, ratio: int32(ratio)}
+	b.tokens.Store(int64(b.max))
 	return b, nil
 }
 
@@ -90,7 +89,7 @@ func (b *TokenBucket) Request() bool {
 
 // AllowRetry reports whether more than half the tokens are left.
 func (b *TokenBucket) AllowRetry() bool {
-	if b.tokens.Load() > b.half {
+	if b.tokens.Load() > int64(b.max/2) {
 		b.retries.Add(1)
 		return true
 	}
@@ -108,7 +107,7 @@ func (b *TokenBucket) Record(v verdict.Verdict) {
 	case verdict.Success:
 		for {
 			t := b.tokens.Load()
-			if t >= b.max || b.tokens.CompareAndSwap(t, min(t+b.ratio, b.max)) {
+			if t >= int64(b.max) || b.tokens.CompareAndSwap(t, min(t+int64(b.ratio), int64(b.max))) {
 				return
 			}
 		}

@@ -195,6 +195,7 @@ func Resilience4jDefaults() Config {
 type settings struct {
 	Config
 	firstDelay time.Duration // OpenFor's first delay for seed 0
+	epoch      time.Time     // the clock's reading at New or NewRegistry; times are ns since it
 	realClock  bool          // Clock is clockcap.Real(): read the monotonic clock alone
 	locked     bool          // every counted outcome takes the lock
 }
@@ -266,6 +267,7 @@ func resolve(c Config) (settings, error) {
 		s.Clock = clockcap.Real()
 	}
 	s.realClock = s.Clock == clockcap.Real()
+	s.epoch = s.Clock.Now()
 	s.locked = s.CountWindow > 0 || s.TripWhen != nil
 	if s.Shared != nil {
 		if s.CountWindow > 0 {

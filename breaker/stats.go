@@ -31,9 +31,13 @@ func (b *Breaker) Stats() Stats {
 	calls := b.win.LifetimeLocked(cCalls)
 	fails := b.win.LifetimeLocked(cFailures)
 	c := b.counts()
+	var opened uint64
+	if b.ep != nil {
+		opened = b.ep.opened
+	}
 	return Stats{
 		State:          b.State(),
-		Opened:         b.opened,
+		Opened:         opened,
 		Rejected:       b.rejected.Load(),
 		Successes:      uint64(calls - fails),
 		Failures:       uint64(fails),

@@ -140,33 +140,27 @@ func (b *Breaker) State() State { return stateOf(b.word.Load()) }
 func (b *Breaker) Allow() (Permit, error) {
 	for {
 		w := b.word.Load()
-		switch stateOf(w) {
-		case Closed, Disabled, MetricsOnly:
+		switch st := stateOf(w); {
+		case st == Closed || st == Disabled || st == MetricsOnly:
 			return Permit{g: b.permit(w)}, nil
-		case HalfOpen:
-			if probesOf(w) < b.s.HalfOpenProbes {
-				g, ok, again := b.tryProbe(w)
-				if ok {
-					return Permit{g: g}, nil
-				}
-				if again {
-					continue
-				}
+		case st == ForcedOpen:
+			return b.reject()
+		case st == HalfOpen && probesOf(w) < b.s.HalfOpenProbes:
+			g, ok, again := b.tryProbe(w)
+			if ok {
+				return Permit{g: g}, nil
 			}
-			now := b.now()
-			if now < b.deadline.Load() {
-				return b.reject()
+			if again {
+				continue
 			}
-			b.timeout(w, now)
-		case Open:
-			now := b.now()
-			if now < b.deadline.Load() {
-				return b.reject()
-			}
-			b.halfOpen(w, now)
-		default:
+		}
+		// Open, or HalfOpen with every probe out: refused until the
+		// deadline.
+		now := b.now()
+		if now < b.deadline.Load() {
 			return b.reject()
 		}
+		b.expire(w, now)
 	}
 }
 

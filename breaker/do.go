@@ -35,10 +35,10 @@ var (
 // it costs what Allow and Record cost; it allocates nothing on success.
 func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
 	var v T
-	if b == nil || op == nil {
-		if b == nil {
-			return v, errNilBreaker
-		}
+	switch {
+	case b == nil:
+		return v, errNilBreaker
+	case op == nil:
 		return v, errNilOp
 	}
 	if err := ctx.Err(); err != nil {
@@ -54,16 +54,7 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 	// Not a probe: a panic may leave the permit unrecorded, which counts
 	// what Neutral counts, nothing, so no deferred Record is needed.
 	v, err = op(ctx)
-	rec := verdict.Success
-	if judge != nil {
-		rec = judge(v, err)
-	} else if err != nil {
-		rec = verdict.Failure
-	}
-	if rec != verdict.Success && ctx.Err() != nil {
-		rec = verdict.Neutral
-	}
-	b.Record(&p, rec)
+	b.Record(&p, judged(ctx, judge, v, err))
 	return v, err
 }
 

@@ -136,11 +136,12 @@ func (b *Breaker) Flush() {
 		w, gen uint64
 		batch  Batch
 		dirty  bool
+		sent   [3]int64
 	)
 	take := func() (uint64, Batch) {
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		w, gen, dirty = b.word.Load(), f.gen, f.dirty
+		w, gen, dirty, sent = b.word.Load(), f.gen, f.dirty, f.sent
 		life := b.lifeLocked()
 		if counting(stateOf(w)) {
 			batch = Batch{
@@ -172,9 +173,7 @@ func (b *Breaker) Flush() {
 		// the store did not take must still be able to open it.
 		b.mu.Lock()
 		if b.word.Load()&sameMask == w&sameMask && f.gen == gen {
-			f.sent[cCalls] -= int64(batch.Calls)
-			f.sent[cFailures] -= int64(batch.Failures)
-			f.sent[cSlow] -= int64(batch.Slow)
+			f.sent = sent
 		}
 		b.mu.Unlock()
 		if down(err) {

@@ -67,27 +67,19 @@ func (b *Breaker) refuseLocked(st State, now, until int64) {
 	b.openErr.Store(e)
 }
 
-// halfOpen moves an Open breaker whose word is still w to HalfOpen.
-func (b *Breaker) halfOpen(w uint64, now int64) {
-	b.mu.Lock()
-	if b.word.Load() != w {
-		b.mu.Unlock()
-		return
-	}
-	b.refuseLocked(HalfOpen, now, int64(sat.AddDur(time.Duration(now), b.ep.lastDelay)))
-	b.enterLocked(now, HalfOpen)
-	t := transition{from: Open, to: HalfOpen, word: b.word.Load() & sameMask}
-	b.mu.Unlock()
-	b.notify(t)
-}
-
-// timeout opens a HalfOpen breaker whose generation is still w's and
-// whose probes have not all reported within the open duration: a probe
-// that was never recorded must not keep the breaker half-open forever.
-func (b *Breaker) timeout(w uint64, now int64) {
+// expire moves a breaker whose word was w past its deadline at time now:
+// an Open one half-opens; a HalfOpen one whose probes have not all
+// reported within the open duration opens again, since a probe that was
+// never recorded must not keep it half-open forever.
+func (b *Breaker) expire(w uint64, now int64) {
 	b.mu.Lock()
 	var t transition
-	if b.word.Load()&^probeMask == w&^probeMask {
+	switch cur := b.word.Load(); {
+	case stateOf(w) == Open && cur == w:
+		b.refuseLocked(HalfOpen, now, int64(sat.AddDur(time.Duration(now), b.ep.lastDelay)))
+		b.enterLocked(now, HalfOpen)
+		t = transition{from: Open, to: HalfOpen, word: b.word.Load() & sameMask}
+	case stateOf(w) == HalfOpen && cur&^probeMask == w&^probeMask:
 		t = b.openLocked(now, HalfOpen, "probe timed out")
 	}
 	b.mu.Unlock()

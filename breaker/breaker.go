@@ -287,8 +287,17 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 // have left the window) and returns the transition to report.
 func (b *Breaker) flushLocked(now int64, judge bool) transition {
 	b.win.FlushLocked(now)
+	return b.judgeLocked(now, judge, b.consec.Load())
+}
+
+// judgeLocked opens a closed breaker at time now, given n failures in a
+// row, if judge is set and a rule says so, arms it otherwise, and
+// returns the transition to report.
+func (b *Breaker) judgeLocked(now int64, judge bool, n int64) transition {
 	if judge && stateOf(b.word.Load()) == Closed {
-		if why := b.trips(b.consec.Load()); why != "" {
+		c := b.counts()
+		c.ConsecutiveFailures = int(n)
+		if why := b.tripsOn(c); why != "" {
 			return b.openLocked(now, Closed, why)
 		}
 	}
@@ -312,13 +321,7 @@ func (b *Breaker) closed(p grant, failed, slow bool, now int64) {
 	} else {
 		b.consec.Store(0)
 	}
-	var t transition
-	if stateOf(w) == Closed && b.judgesLocally() {
-		if why := b.trips(n); why != "" {
-			t = b.openLocked(now, Closed, why)
-		}
-	}
-	b.armLocked()
+	t := b.judgeLocked(now, b.judgesLocally(), n)
 	b.mu.Unlock()
 	b.notify(t)
 	if failed {
@@ -349,14 +352,6 @@ func (b *Breaker) counts() Counts {
 	}
 	c.ConsecutiveFailures = int(b.consec.Load())
 	return c
-}
-
-// trips returns why the breaker should open, given n failures in a row,
-// or "" if it should not.
-func (b *Breaker) trips(n int64) string {
-	c := b.counts()
-	c.ConsecutiveFailures = int(n)
-	return b.tripsOn(c)
 }
 
 // tripsOn returns why the counts c should open the breaker, or "".

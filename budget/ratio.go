@@ -82,7 +82,6 @@ type Ratio struct {
 	epoch time.Time
 	pct   int64
 	floor int64 // retries always allowed in a window
-	exact bool  // update the window for every retry (tests)
 	// calls is the window's calls as of the last update or credit: once
 	// no retry is left, a retry takes the lock only if the calls since
 	// then allow one more.
@@ -165,7 +164,8 @@ func (r *Ratio) AllowRetry() bool {
 		}
 		r.mu.Unlock()
 	}
-	for !r.exact {
+	exact := r.win.Exact() // update the window for every retry (tests)
+	for !exact {
 		l := r.left.Load()
 		switch {
 		case l > 0:
@@ -185,13 +185,13 @@ func (r *Ratio) AllowRetry() bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.exact {
+	if exact {
 		r.updateLocked(r.now())
 	} else {
 		r.creditLocked()
 	}
 	if r.take() > 0 {
-		if r.exact { // count it at its time, not at the next update's
+		if exact { // count it at its time, not at the next update's
 			r.given--
 			r.win.AddLocked(rRetries, 1)
 		}

@@ -36,9 +36,8 @@ const (
 // call Init.
 type Window struct {
 	width    int64 // bucket width, ns
-	batch    atomic.Int64
-	maxBatch int32 // the largest batch
-	exact    bool  // flush after every event
+	batch    atomic.Int32
+	maxBatch int32 // the largest batch; 0 in exact mode, which flushes after every event
 
 	pending [Counters]atomic.Int64 // events not yet flushed
 	sums    [Counters]atomic.Int64 // sums over the ring, readable without the lock
@@ -64,9 +63,15 @@ func (w *Window) takePending(c int) int64 {
 // exact at the price of a clock read per event; tests use it to compare
 // against a model.
 func (w *Window) Init(width int64, maxBatch int32, exact bool) {
-	w.width, w.maxBatch, w.exact = width, max(maxBatch, 1), exact
+	w.width, w.maxBatch = width, max(maxBatch, 1)
+	if exact {
+		w.maxBatch = 0
+	}
 	w.batch.Store(1)
 }
+
+// Exact reports whether w was made in exact mode.
+func (w *Window) Exact() bool { return w.maxBatch == 0 }
 
 // Width returns the bucket width in nanoseconds.
 func (w *Window) Width() int64 { return w.width }
@@ -76,7 +81,7 @@ func (w *Window) Width() int64 { return w.width }
 // whoever holds the lock may flush instead), read its clock and call
 // FlushLocked.
 func (w *Window) Add(c int, n int64) (flush bool) {
-	return w.pending[c].Add(n) >= w.batch.Load()
+	return w.pending[c].Add(n) >= int64(w.batch.Load())
 }
 
 // Sum returns counter c over the window, pending events included.
@@ -176,7 +181,7 @@ func (w *Window) spread(p *[Counters]int64, t0, t1 int64) {
 		w.life[c] += p[c]
 	}
 	span, head := t1-t0, t1/w.width
-	if span == 0 || w.exact {
+	if span == 0 || w.Exact() {
 		row := &w.buckets[head%Buckets]
 		for c := range p {
 			row[c] += p[c]
@@ -204,14 +209,14 @@ func (w *Window) spread(p *[Counters]int64, t0, t1 int64) {
 // adapt sets the batch so that, at the rate just seen (events over span
 // nanoseconds), the next flush comes about a quarter of a bucket later.
 func (w *Window) adapt(events, span int64) {
-	if w.exact {
+	if w.Exact() {
 		return
 	}
 	b := float64(w.maxBatch)
 	if span > 0 {
 		b = min(b, float64(events)*float64(max(w.width/4, 1))/float64(span))
 	}
-	if n := max(int64(b), 1); n != w.batch.Load() {
+	if n := max(int32(b), 1); n != w.batch.Load() {
 		w.batch.Store(n)
 	}
 }

@@ -251,27 +251,37 @@ func benchHTTP(b *testing.B, parallel bool) {
 
 // BenchmarkRegistryBytes reports the heap a Registry of 10,000 targets
 // holds, per target (B/target): each target's breaker and its entry in
-// the registry's map, measured with runtime.MemStats after a collection.
-// The target names are made beforehand and not counted.
+// the registry's map, measured with runtime.MemStats after a collection,
+// with every breaker closed and (state=opened) with every breaker opened
+// once by 5 failures. The target names are made beforehand and not
+// counted.
 func BenchmarkRegistryBytes(b *testing.B) {
 	const n = 10_000
 	targets := make([]string, n)
 	for i := range targets {
 		targets[i] = fmt.Sprintf("https://host-%d.example:443", i)
 	}
-	var total float64
-	for b.Loop() {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		r, _ := breaker.NewRegistry(breaker.Config{}, n)
-		for _, t := range targets {
-			r.Get(t)
-		}
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		runtime.KeepAlive(r)
-		total += float64(after.HeapAlloc-before.HeapAlloc) / n
+	for _, state := range []string{"closed", "opened"} {
+		b.Run("state="+state, func(b *testing.B) {
+			var total float64
+			for b.Loop() {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				r, _ := breaker.NewRegistry(breaker.Config{}, n)
+				for _, t := range targets {
+					br := r.Get(t)
+					for i := 0; state == "opened" && i < 5; i++ {
+						p, _ := br.Allow()
+						br.Record(&p, verdict.Failure)
+					}
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				runtime.KeepAlive(r)
+				total += float64(after.HeapAlloc-before.HeapAlloc) / n
+			}
+			b.ReportMetric(total/float64(b.N), "B/target")
+		})
 	}
-	b.ReportMetric(total/float64(b.N), "B/target")
 }

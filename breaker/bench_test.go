@@ -1,7 +1,12 @@
 package breaker_test
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"testing"
 	"time"
 
@@ -176,4 +181,107 @@ func fleetBreaker(b *testing.B, store string) *breaker.Breaker {
 	br := mustNew(b, c)
 	b.Cleanup(func() { br.Close() })
 	return br
+}
+
+// BenchmarkHTTP is the service level: a breaker in front of a real GET to
+// a loopback httptest server (net/http on 127.0.0.1), through Do, against
+// the same GET with no breaker, from one goroutine and (Parallel) from
+// GOMAXPROCS goroutines sharing the breaker and the client. Run it with
+// -cpu 1,2: what the breaker's closed path costs is within the noise of
+// a network call, on one core or two.
+func BenchmarkHTTP(b *testing.B) { benchHTTP(b, false) }
+
+func BenchmarkHTTPParallel(b *testing.B) { benchHTTP(b, true) }
+
+func benchHTTP(b *testing.B, parallel bool) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		io.WriteString(w, "hello")
+	}))
+	defer srv.Close()
+	for _, with := range []string{"none", "recur"} {
+		b.Run("breaker="+with, func(b *testing.B) {
+			tr := &http.Transport{MaxIdleConnsPerHost: 64}
+			defer tr.CloseIdleConnections()
+			client := &http.Client{Transport: tr}
+			get := func(ctx context.Context) (int, error) {
+				req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+				if err != nil {
+					return 0, err
+				}
+				resp, err := client.Do(req)
+				if err != nil {
+					return 0, err
+				}
+				defer resp.Body.Close()
+				_, err = io.Copy(io.Discard, resp.Body)
+				return resp.StatusCode, err
+			}
+			call := get
+			if with == "recur" {
+				br := mustNew(b, breaker.Config{Name: srv.URL})
+				judge := func(code int, err error) verdict.Verdict {
+					if err != nil || code >= 500 {
+						return verdict.Failure
+					}
+					return verdict.Success
+				}
+				call = func(ctx context.Context) (int, error) { return breaker.Do(ctx, br, judge, get) }
+			}
+			ctx := context.Background()
+			b.ReportAllocs()
+			if !parallel {
+				for b.Loop() {
+					if code, err := call(ctx); err != nil || code != http.StatusOK {
+						b.Fatal(code, err)
+					}
+				}
+				return
+			}
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if code, err := call(ctx); err != nil || code != http.StatusOK {
+						b.Error(code, err)
+						return
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkRegistryBytes reports the heap a Registry of 10,000 targets
+// holds, per target (B/target): each target's breaker and its entry in
+// the registry's map, measured with runtime.MemStats after a collection,
+// with every breaker closed and (state=opened) with every breaker opened
+// once by 5 failures. The target names are made beforehand and not
+// counted.
+func BenchmarkRegistryBytes(b *testing.B) {
+	const n = 10_000
+	targets := make([]string, n)
+	for i := range targets {
+		targets[i] = fmt.Sprintf("https://host-%d.example:443", i)
+	}
+	for _, state := range []string{"closed", "opened"} {
+		b.Run("state="+state, func(b *testing.B) {
+			var total float64
+			for b.Loop() {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				r, _ := breaker.NewRegistry(breaker.Config{}, n)
+				for _, t := range targets {
+					br := r.Get(t)
+					for i := 0; state == "opened" && i < 5; i++ {
+						p, _ := br.Allow()
+						br.Record(&p, verdict.Failure)
+					}
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				runtime.KeepAlive(r)
+				total += float64(after.HeapAlloc-before.HeapAlloc) / n
+			}
+			b.ReportMetric(total/float64(b.N), "B/target")
+		})
+	}
 }

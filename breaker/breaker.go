@@ -12,7 +12,7 @@ import (
 	"github.com/recur-go/recur/verdict"
 )
 
-// maxBatch is the most successes a stripe of the window holds before the
+// maxBatch is the most successes the window holds pending before the
 // breaker reads its clock and flushes them: one clock read per 256
 // successes on a busy breaker. Failures flush at once, and successes near a
 // threshold are counted under the lock, so the batch only delays when the
@@ -29,37 +29,42 @@ const (
 // Breaker is a circuit breaker. Make one with New; it is safe for
 // concurrent use.
 type Breaker struct {
-	// Written on every call: the window's pending stripes (see
-	// TestLayout).
-	win window.Window
-	_   [64]byte
+	win      window.Window
+	word     atomic.Uint64 // state, generation, probes in flight, armed; see state.go
+	s        *settings     // shared by the breakers of a Registry
+	name     string
+	consec   atomic.Int64  // failures in a row while closed
+	rejected atomic.Uint64 // calls Allow refused, for Stats
+	// deadline is when an Open breaker may half-open, and when a
+	// HalfOpen one's probes time out.
+	deadline atomic.Int64
+	openErr  atomic.Pointer[OpenError]
 
-	// Read on every call, written at transitions.
-	word  atomic.Uint64 // state, generation, probes in flight, armed; see state.go
-	s     settings
-	epoch time.Time // the clock's reading at New; times are ns since it
-	_     [64]byte
+	mu    sync.Mutex
+	ring  *ring    // the count-based window, if CountWindow is set
+	ep    *episode // made the first time the breaker leaves Closed
+	dups  uint64   // permits recorded twice, for Stats
+	fleet *fleet   // the Config.Shared store's side, or nil
+}
 
-	// Written by every failure and the success after it: a line of its
-	// own, so that failures do not make other cores miss word.
-	consec atomic.Int64 // failures in a row while closed
-	_      [56]byte
-
-	until   atomic.Int64 // when an Open breaker may half-open
-	probeBy atomic.Int64 // when a HalfOpen breaker's probes time out
-	openErr atomic.Pointer[OpenError]
-
-	mu        sync.Mutex
-	ring      ring          // the count-based window, if CountWindow is set
+// episode is what a breaker keeps of its openings and half-open spells.
+// A breaker that never opens has none: most of a Registry's targets. The
+// breaker's lock guards it.
+type episode struct {
 	run       interp.Run    // steps OpenFor
 	openings  int           // openings in a row since the last close
-	episode   int64         // time of the first of them
+	start     int64         // time of the first of them
 	lastDelay time.Duration // the open duration last used
 	probes    probeTally    // the half-open probes' slots and outcomes
 	opened    uint64        // openings ever, for Stats
-	dups      uint64        // permits recorded twice, for Stats
+}
 
-	fleet *fleet // the Config.Shared store's side, or nil
+// epLocked returns the breaker's episode, making it on first use.
+func (b *Breaker) epLocked() *episode {
+	if b.ep == nil {
+		b.ep = &episode{run: interp.Start(b.s.OpenFor, 0)}
+	}
+	return b.ep
 }
 
 // Permit is the admission Allow gives a call. Pass its address to the same
@@ -91,7 +96,7 @@ func New(c Config) (*Breaker, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := build(s, false)
+	b := build(&s, s.Name, false)
 	if s.Shared != nil {
 		if err := b.join(); err != nil {
 			return nil, err
@@ -100,21 +105,21 @@ func New(c Config) (*Breaker, error) {
 	return b, nil
 }
 
-func build(s settings, exact bool) *Breaker {
-	b := &Breaker{s: s, epoch: s.Clock.Now()}
+// build makes a closed breaker named name.
+func build(s *settings, name string, exact bool) *Breaker {
+	b := &Breaker{s: s, name: name}
 	b.win.Init(int64(s.Window)/window.Buckets, maxBatch, exact)
 	if s.CountWindow > 0 {
-		b.ring.slots = make([]uint8, s.CountWindow)
+		b.ring = &ring{slots: make([]uint8, s.CountWindow)}
 	}
-	b.run = interp.Start(s.OpenFor, 0)
 	b.mu.Lock()
-	b.enterLocked(0, Closed)
+	b.enterLocked(b.now(), Closed)
 	b.mu.Unlock()
 	return b
 }
 
 // Name returns the breaker's name.
-func (b *Breaker) Name() string { return b.s.Name }
+func (b *Breaker) Name() string { return b.name }
 
 // State returns the breaker's state. An Open breaker whose open duration
 // has passed still says Open: it half-opens when the next call arrives.
@@ -135,33 +140,27 @@ func (b *Breaker) State() State { return stateOf(b.word.Load()) }
 func (b *Breaker) Allow() (Permit, error) {
 	for {
 		w := b.word.Load()
-		switch stateOf(w) {
-		case Closed, Disabled, MetricsOnly:
+		switch st := stateOf(w); {
+		case st == Closed || st == Disabled || st == MetricsOnly:
 			return Permit{g: b.permit(w)}, nil
-		case HalfOpen:
-			if probesOf(w) < b.s.HalfOpenProbes {
-				g, ok, again := b.tryProbe(w)
-				if ok {
-					return Permit{g: g}, nil
-				}
-				if again {
-					continue
-				}
+		case st == ForcedOpen:
+			return b.reject()
+		case st == HalfOpen && probesOf(w) < b.s.HalfOpenProbes:
+			g, ok, again := b.tryProbe(w)
+			if ok {
+				return Permit{g: g}, nil
 			}
-			now := b.now()
-			if now < b.probeBy.Load() {
-				return b.reject()
+			if again {
+				continue
 			}
-			b.timeout(w, now)
-		case Open:
-			now := b.now()
-			if now < b.until.Load() {
-				return b.reject()
-			}
-			b.halfOpen(w, now)
-		default:
+		}
+		// Open, or HalfOpen with every probe out: refused until the
+		// deadline.
+		now := b.now()
+		if now < b.deadline.Load() {
 			return b.reject()
 		}
+		b.expire(w, now)
 	}
 }
 
@@ -201,12 +200,12 @@ func (b *Breaker) probe(w uint64) (grant, bool) {
 	}
 	b.word.Store(w + probeOne)
 	g := b.permit(w)
-	g.slot, g.ticket = b.probes.take()
+	g.slot, g.ticket = b.ep.probes.take()
 	return g, true
 }
 
 func (b *Breaker) reject() (Permit, error) {
-	b.win.Tally() // refusals, striped beside the window
+	b.rejected.Add(1)
 	if e := b.openErr.Load(); e != nil {
 		return Permit{}, e
 	}
@@ -255,8 +254,8 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 		now = b.now()
 		slow = time.Duration(now-p.start) >= b.s.SlowCall
 	}
-	switch stateOf(w) {
-	case Closed, MetricsOnly:
+	switch st := stateOf(w); {
+	case counting(st):
 		if !counted {
 			return
 		}
@@ -265,7 +264,7 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 				b.consec.Store(0)
 			}
 			if b.win.Add(cCalls, 1) && b.mu.TryLock() {
-				t := b.flushLocked(b.now())
+				t := b.flushLocked(b.now(), b.judgesLocally())
 				b.mu.Unlock()
 				b.notify(t)
 			}
@@ -275,7 +274,7 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 			now = b.now()
 		}
 		b.closed(p, v.Failed(), slow, now)
-	case HalfOpen:
+	case st == HalfOpen:
 		if counted && !timed {
 			now = b.now()
 		}
@@ -284,12 +283,21 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 }
 
 // flushLocked moves the window's pending successes into it at time now,
-// judges the rules (time has moved, and old successes may have left the
-// window) and returns the transition to report.
-func (b *Breaker) flushLocked(now int64) transition {
+// judges the rules if judge is set (time has moved, and old successes may
+// have left the window) and returns the transition to report.
+func (b *Breaker) flushLocked(now int64, judge bool) transition {
 	b.win.FlushLocked(now)
-	if stateOf(b.word.Load()) == Closed && b.judgesLocally() {
-		if why := b.trips(b.consec.Load()); why != "" {
+	return b.judgeLocked(now, judge, b.consec.Load())
+}
+
+// judgeLocked opens a closed breaker at time now, given n failures in a
+// row, if judge is set and a rule says so, arms it otherwise, and
+// returns the transition to report.
+func (b *Breaker) judgeLocked(now int64, judge bool, n int64) transition {
+	if judge && stateOf(b.word.Load()) == Closed {
+		c := b.counts()
+		c.ConsecutiveFailures = int(n)
+		if why := b.tripsOn(c); why != "" {
 			return b.openLocked(now, Closed, why)
 		}
 	}
@@ -313,13 +321,7 @@ func (b *Breaker) closed(p grant, failed, slow bool, now int64) {
 	} else {
 		b.consec.Store(0)
 	}
-	var t transition
-	if stateOf(w) == Closed && b.judgesLocally() {
-		if why := b.trips(n); why != "" {
-			t = b.openLocked(now, Closed, why)
-		}
-	}
-	b.armLocked()
+	t := b.judgeLocked(now, b.judgesLocally(), n)
 	b.mu.Unlock()
 	b.notify(t)
 	if failed {
@@ -337,28 +339,19 @@ func (b *Breaker) count(now int64, failed, slow bool) {
 	if slow {
 		b.win.AddLocked(cSlow, 1)
 	}
-	if b.ring.slots != nil {
+	if b.ring != nil {
 		b.ring.add(failed, slow)
 	}
 }
 
 // counts returns the window's counts.
 func (b *Breaker) counts() Counts {
-	c := Counts{ConsecutiveFailures: int(b.consec.Load())}
-	if b.ring.slots != nil {
-		c.Calls, c.Failures, c.Slow = b.ring.calls, b.ring.failures, b.ring.slow
-		return c
+	c := Counts{Calls: int(b.win.Sum(cCalls)), Failures: int(b.win.Sum(cFailures)), Slow: int(b.win.Sum(cSlow))}
+	if b.ring != nil {
+		c = b.ring.c
 	}
-	c.Calls, c.Failures, c.Slow = int(b.win.Sum(cCalls)), int(b.win.Sum(cFailures)), int(b.win.Sum(cSlow))
+	c.ConsecutiveFailures = int(b.consec.Load())
 	return c
-}
-
-// trips returns why the breaker should open, given n failures in a row,
-// or "" if it should not.
-func (b *Breaker) trips(n int64) string {
-	c := b.counts()
-	c.ConsecutiveFailures = int(n)
-	return b.tripsOn(c)
 }
 
 // tripsOn returns why the counts c should open the breaker, or "".
@@ -399,7 +392,7 @@ func (b *Breaker) rates(c Counts) string {
 func (b *Breaker) armLocked() {
 	w := b.word.Load()
 	st := stateOf(w)
-	arm := b.s.locked && (st == Closed || st == MetricsOnly)
+	arm := b.s.locked && counting(st)
 	if !arm && st == Closed {
 		var sum [window.Counters]int64
 		for i := range window.Buckets {
@@ -423,7 +416,8 @@ func (b *Breaker) armLocked() {
 
 // probed records a probe's outcome. An outcome that counts nothing frees
 // the probe's place; once every probe is counted, the probes' rates
-// decide between opening again and closing.
+// decide between opening again and closing. With a store, the fleet's
+// probes decide: this instance holds only some of them.
 func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int64) {
 	b.mu.Lock()
 	w := b.word.Load()
@@ -431,7 +425,8 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 		b.mu.Unlock()
 		return
 	}
-	if !b.probes.give(p.slot, p.ticket) {
+	e, f := b.ep, b.fleet
+	if !e.probes.give(p.slot, p.ticket) {
 		b.mu.Unlock()
 		b.duplicate()
 		return
@@ -439,20 +434,19 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 	if !counted {
 		b.word.Store(w - probeOne)
 		var gen uint64
-		if b.fleet != nil {
-			gen = b.fleet.gen
+		if f != nil {
+			gen = f.gen
 		}
 		b.mu.Unlock()
-		if b.fleet != nil && b.fleet.ok.Load() {
-			_ = b.fleet.link.Release(gen)
+		if f != nil && f.ok.Load() {
+			_ = f.link.Release(gen)
 		}
 		return
 	}
 	failed := v.Failed()
 	b.count(now, failed, slow)
-	n := b.probes.record(failed, slow)
-	if f := b.fleet; f != nil && b.s.HalfOpenProbes > 1 && f.ok.Load() {
-		// The fleet's probes decide: this instance holds only some.
+	c := e.probes.record(failed, slow)
+	if f != nil && b.s.HalfOpenProbes > 1 && f.ok.Load() {
 		gen := f.gen
 		b.mu.Unlock()
 		batch := Batch{Calls: 1}
@@ -462,25 +456,20 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 		if slow {
 			batch.Slow = 1
 		}
-		cur, c, err := f.link.Add(gen, batch)
+		cur, fc, err := f.link.Add(gen, batch)
 		if down(err) {
 			f.ok.Store(false)
 		}
 		b.mu.Lock()
-		if err != nil || cur.Gen != gen {
-			c = b.probes.counts()
+		if err == nil && cur.Gen == gen {
+			c = fc
+		} else {
+			c = e.probes.counts()
 		}
-		var t transition
-		if b.word.Load()&sameMask == p.w && c.Calls >= b.s.HalfOpenProbes {
-			t = b.decideLocked(now, c)
-		}
-		b.mu.Unlock()
-		b.notify(t)
-		return
 	}
 	var t transition
-	if n >= b.s.HalfOpenProbes {
-		t = b.decideLocked(now, b.probes.counts())
+	if b.word.Load()&sameMask == p.w && c.Calls >= b.s.HalfOpenProbes {
+		t = b.decideLocked(now, c)
 	}
 	b.mu.Unlock()
 	b.notify(t)
@@ -492,7 +481,8 @@ func (b *Breaker) decideLocked(now int64, c Counts) transition {
 	if why := b.probesFail(c); why != "" {
 		return b.openLocked(now, HalfOpen, why)
 	}
-	return b.closeLocked(now)
+	b.enterLocked(now, Closed)
+	return transition{from: HalfOpen, to: Closed, word: b.word.Load() & sameMask}
 }
 
 // probesFail returns why the recorded probes open the breaker again, or
@@ -517,21 +507,27 @@ func (b *Breaker) duplicate() {
 	b.mu.Unlock()
 	if l := b.s.Logger; l != nil {
 		l.LogAttrs(context.Background(), slog.LevelDebug, "circuit breaker permit recorded twice; ignored",
-			slog.String("breaker", b.s.Name))
+			slog.String("breaker", b.name))
 	}
 }
 
-// now returns the time on the breaker's clock, in ns since New. With the
-// real clock it reads the monotonic clock alone.
+// now returns the time on the breaker's clock, in ns since its epoch
+// (New, or NewRegistry). With the real clock it reads the monotonic clock
+// alone.
 func (b *Breaker) now() int64 {
 	if b.s.realClock {
-		return max(int64(time.Since(b.epoch)), 0)
+		return max(int64(time.Since(b.s.epoch)), 0)
 	}
-	return max(int64(b.s.Clock.Now().Sub(b.epoch)), 0)
+	return max(int64(b.s.Clock.Now().Sub(b.s.epoch)), 0)
 }
 
-// at converts a time in ns since New back to the clock's time.
-func (b *Breaker) at(t int64) time.Time { return b.epoch.Add(time.Duration(t)) }
+// at converts a time on the breaker's clock, in ns since its epoch, back
+// to the clock's time.
+func (b *Breaker) at(t int64) time.Time { return b.s.epoch.Add(time.Duration(t)) }
+
+// counting reports whether a breaker in state st counts outcomes in its
+// window: Closed and MetricsOnly.
+func counting(st State) bool { return st == Closed || st == MetricsOnly }
 
 // noCopy makes go vet's copylocks check report a copy of the struct that
 // holds it; it has no size and no cost.

@@ -1,6 +1,7 @@
 package breaker
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -195,6 +196,7 @@ func Resilience4jDefaults() Config {
 type settings struct {
 	Config
 	firstDelay time.Duration // OpenFor's first delay for seed 0
+	epoch      time.Time     // the clock's reading at New or NewRegistry; times are ns since it
 	realClock  bool          // Clock is clockcap.Real(): read the monotonic clock alone
 	locked     bool          // every counted outcome takes the lock
 }
@@ -207,49 +209,33 @@ func resolve(c Config) (settings, error) {
 	bad := func(field string, v any, why string) (settings, error) {
 		return settings{}, fmt.Errorf("breaker: Config.%s = %v %s", field, v, why)
 	}
-	if s.ConsecutiveFailures == 0 {
-		s.ConsecutiveFailures = DefaultConsecutiveFailures
-	}
 	switch {
-	case s.FailureRate == 0:
-		s.FailureRate = DefaultFailureRate
 	case s.FailureRate > 100:
 		return bad("FailureRate", s.FailureRate, "is above 100 (percent)")
-	}
-	switch {
 	case s.SlowCall < 0:
 		return bad("SlowCall", s.SlowCall, "is negative")
 	case s.SlowRate < 0 || s.SlowRate > 100:
 		return bad("SlowRate", s.SlowRate, "is not a percentage from 0 to 100")
-	case s.SlowRate == 0:
-		s.SlowRate = DefaultSlowRate
-	}
-	switch {
-	case s.MinCalls == 0:
-		s.MinCalls = DefaultMinCalls
 	case s.MinCalls < 0:
 		return bad("MinCalls", s.MinCalls, "is negative")
-	}
-	switch {
 	case s.CountWindow < 0 || s.CountWindow > MaxCountWindow:
 		return bad("CountWindow", s.CountWindow, fmt.Sprintf("is not from 0 to %d", MaxCountWindow))
-	case s.CountWindow > 0:
-		s.MinCalls = min(s.MinCalls, s.CountWindow)
-	}
-	switch {
-	case s.Window == 0:
-		s.Window = DefaultWindow
 	case s.Window < 0:
 		return bad("Window", s.Window, "is negative")
-	case s.Window < 10:
+	case s.Window > 0 && s.Window < 10:
 		return bad("Window", s.Window, "is shorter than 10ns")
-	}
-	switch {
-	case s.HalfOpenProbes == 0:
-		s.HalfOpenProbes = DefaultHalfOpenProbes
 	case s.HalfOpenProbes < 0 || s.HalfOpenProbes > MaxHalfOpenProbes:
 		return bad("HalfOpenProbes", s.HalfOpenProbes, fmt.Sprintf("is not from 1 to %d", MaxHalfOpenProbes))
 	}
+	s.ConsecutiveFailures = cmp.Or(s.ConsecutiveFailures, DefaultConsecutiveFailures)
+	s.FailureRate = cmp.Or(s.FailureRate, DefaultFailureRate)
+	s.SlowRate = cmp.Or(s.SlowRate, DefaultSlowRate)
+	s.MinCalls = cmp.Or(s.MinCalls, DefaultMinCalls)
+	if s.CountWindow > 0 {
+		s.MinCalls = min(s.MinCalls, s.CountWindow)
+	}
+	s.Window = cmp.Or(s.Window, DefaultWindow)
+	s.HalfOpenProbes = cmp.Or(s.HalfOpenProbes, DefaultHalfOpenProbes)
 	if s.OpenFor == nil {
 		s.OpenFor = DefaultOpenFor
 	}
@@ -262,21 +248,20 @@ func resolve(c Config) (settings, error) {
 		return settings{}, errNoDelay
 	}
 	s.firstDelay = d
-	if s.Clock == nil {
-		s.Clock = clockcap.Real()
-	}
-	s.realClock = s.Clock == clockcap.Real()
-	s.locked = s.CountWindow > 0 || s.TripWhen != nil
 	if s.Shared != nil {
 		if s.CountWindow > 0 {
 			return bad("CountWindow", s.CountWindow, "cannot be shared (Config.Shared is set): use the time-based window")
 		}
-		if s.SharedFlush == 0 {
-			s.SharedFlush = DefaultSharedFlush
-		}
+		s.SharedFlush = cmp.Or(s.SharedFlush, DefaultSharedFlush)
+	}
+	if s.Clock == nil {
+		s.Clock = clockcap.Real()
 	}
 	if s.Random == nil {
 		s.Random = randcap.Real()
 	}
+	s.realClock = s.Clock == clockcap.Real()
+	s.epoch = s.Clock.Now()
+	s.locked = s.CountWindow > 0 || s.TripWhen != nil
 	return s, nil
 }

@@ -9,6 +9,18 @@ type Counts struct {
 	ConsecutiveFailures int
 }
 
+// add adds d calls, failed and slow as said, to c's Calls, Failures and
+// Slow.
+func (c *Counts) add(failed, slow bool, d int) {
+	c.Calls += d
+	if failed {
+		c.Failures += d
+	}
+	if slow {
+		c.Slow += d
+	}
+}
+
 // Outcome bits in a ring slot.
 const (
 	oFailed = 1 << iota
@@ -18,12 +30,18 @@ const (
 // ring is a count-based window: the outcomes of the last len(slots)
 // counted calls and their sums. The breaker's lock guards it.
 type ring struct {
-	slots                 []uint8
-	next, n               int
-	calls, failures, slow int
+	slots   []uint8
+	next, n int
+	c       Counts // the sums; ConsecutiveFailures unused
 }
 
 func (r *ring) add(failed, slow bool) {
+	if r.n == len(r.slots) {
+		o := r.slots[r.next]
+		r.c.add(o&oFailed != 0, o&oSlow != 0, -1)
+	} else {
+		r.n++
+	}
 	var o uint8
 	if failed {
 		o |= oFailed
@@ -31,30 +49,9 @@ func (r *ring) add(failed, slow bool) {
 	if slow {
 		o |= oSlow
 	}
-	if r.n == len(r.slots) {
-		r.drop(r.slots[r.next])
-	} else {
-		r.n++
-	}
 	r.slots[r.next] = o
 	r.next = (r.next + 1) % len(r.slots)
-	r.calls++
-	if failed {
-		r.failures++
-	}
-	if slow {
-		r.slow++
-	}
+	r.c.add(failed, slow, 1)
 }
 
-func (r *ring) drop(o uint8) {
-	r.calls--
-	if o&oFailed != 0 {
-		r.failures--
-	}
-	if o&oSlow != 0 {
-		r.slow--
-	}
-}
-
-func (r *ring) reset() { r.next, r.n, r.calls, r.failures, r.slow = 0, 0, 0, 0, 0 }
+func (r *ring) reset() { r.next, r.n, r.c = 0, 0, Counts{} }

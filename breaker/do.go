@@ -35,10 +35,10 @@ var (
 // it costs what Allow and Record cost; it allocates nothing on success.
 func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
 	var v T
-	if b == nil || op == nil {
-		if b == nil {
-			return v, errNilBreaker
-		}
+	switch {
+	case b == nil:
+		return v, errNilBreaker
+	case op == nil:
 		return v, errNilOp
 	}
 	if err := ctx.Err(); err != nil {

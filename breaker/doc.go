@@ -55,15 +55,14 @@
 //
 // The closed path is what every call pays, so it is kept to atomics:
 // Allow is one atomic load; Record of a success is an atomic add into a
-// pending counter (striped over cache lines, so that cores do not share
-// one), and a load of the failure streak. No lock, no allocation, and no
-// clock read: the rate window learns the time only when something else
-// reads the clock (a failure), or when enough successes are pending that
-// it should, which on a busy breaker is once every 256 calls; pending
-// successes are spread evenly over the time since the last reading. The
-// counts are therefore exact for a quiet breaker and off by at most a batch of
-// calls a stripe, in time placement only, for a busy one. A failure takes a
-// lock and reads the clock, and so does a success while the window is one
+// pending counter and a load of the failure streak. No lock, no
+// allocation, and no clock read: the rate window learns the time only
+// when something else reads the clock (a failure), or when enough
+// successes are pending that it should, which on a busy breaker is once
+// every 256 calls; pending successes are spread evenly over the time
+// since the last reading. The counts are therefore exact for a quiet
+// breaker and off by at most a batch of calls, in time placement only,
+// for a busy one. A failure takes a lock and reads the clock, and so does a success while the window is one
 // success away from a threshold. With the real clock the breaker reads
 // the monotonic clock alone: refusing a call costs one such read and
 // allocates nothing (every refusal in one opening returns the same

@@ -7,5 +7,5 @@ func NewExact(c Config) (*Breaker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return build(s, true), nil
+	return build(&s, s.Name, true), nil
 }

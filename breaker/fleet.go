@@ -42,7 +42,7 @@ func (b *Breaker) join() error {
 	f := &fleet{kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	f.ok.Store(true)
 	b.fleet = f
-	link, err := b.s.Shared.Join(b.s.Name, b.s.Window, func(s SharedState) { b.adopt(s, false) })
+	link, err := b.s.Shared.Join(b.name, b.s.Window, func(s SharedState) { b.adopt(s, false) })
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (b *Breaker) Flush() {
 	f.ticks++
 	read := f.ticks >= syncEvery || f.dirty || !f.ok.Load()
 	if !read {
-		if st := stateOf(b.word.Load()); st != Closed && st != MetricsOnly || b.lifeLocked() == f.sent {
+		if !counting(stateOf(b.word.Load())) || b.lifeLocked() == f.sent {
 			b.mu.Unlock()
 			return // nothing to send, nothing to read
 		}
@@ -136,13 +136,14 @@ func (b *Breaker) Flush() {
 		w, gen uint64
 		batch  Batch
 		dirty  bool
+		sent   [3]int64
 	)
 	take := func() (uint64, Batch) {
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		w, gen, dirty = b.word.Load(), f.gen, f.dirty
+		w, gen, dirty, sent = b.word.Load(), f.gen, f.dirty, f.sent
 		life := b.lifeLocked()
-		if st := stateOf(w); st == Closed || st == MetricsOnly {
+		if counting(stateOf(w)) {
 			batch = Batch{
 				Calls:    int(life[cCalls] - f.sent[cCalls]),
 				Failures: int(life[cFailures] - f.sent[cFailures]),
@@ -172,9 +173,7 @@ func (b *Breaker) Flush() {
 		// the store did not take must still be able to open it.
 		b.mu.Lock()
 		if b.word.Load()&sameMask == w&sameMask && f.gen == gen {
-			f.sent[cCalls] -= int64(batch.Calls)
-			f.sent[cFailures] -= int64(batch.Failures)
-			f.sent[cSlow] -= int64(batch.Slow)
+			f.sent = sent
 		}
 		b.mu.Unlock()
 		if down(err) {
@@ -188,7 +187,9 @@ func (b *Breaker) Flush() {
 	f.ticks = 0
 	b.mu.Unlock()
 	if cur.Gen != gen || dirty {
+		f.pmu.Lock()
 		b.merge(cur, gen)
+		f.pmu.Unlock()
 		return
 	}
 	if stateOf(w) != Closed || cur.State != Closed {
@@ -223,14 +224,8 @@ func down(err error) bool { return errors.Is(err, ErrStoreDown) }
 // judged them must not wait for the next one.
 func (b *Breaker) judgeLocally() {
 	now := b.now()
-	var t transition
 	b.mu.Lock()
-	if stateOf(b.word.Load()) == Closed {
-		b.win.FlushLocked(now)
-		if why := b.trips(b.consec.Load()); why != "" {
-			t = b.openLocked(now, Closed, why)
-		}
-	}
+	t := b.flushLocked(now, true)
 	b.mu.Unlock()
 	b.notify(t)
 }
@@ -238,12 +233,12 @@ func (b *Breaker) judgeLocally() {
 // sharedLocked returns the breaker's state as a store keeps it, for
 // generation gen, at time now.
 func (b *Breaker) sharedLocked(gen uint64, now int64) SharedState {
-	s := SharedState{Gen: gen, State: stateOf(b.word.Load()), Openings: b.openings, Delay: b.lastDelay}
-	switch s.State {
-	case Open:
-		s.Remaining = time.Duration(max(b.until.Load()-now, 0))
-	case HalfOpen:
-		s.Remaining = time.Duration(max(b.probeBy.Load()-now, 0))
+	s := SharedState{Gen: gen, State: stateOf(b.word.Load())}
+	if e := b.ep; e != nil {
+		s.Openings, s.Delay = e.openings, e.lastDelay
+	}
+	if s.State == Open || s.State == HalfOpen {
+		s.Remaining = time.Duration(max(b.deadline.Load()-now, 0))
 	}
 	return s
 }
@@ -294,7 +289,7 @@ func (b *Breaker) publishState(base uint64, next SharedState, w uint64) {
 	b.mu.Unlock()
 	if dirty && cur.Gen != next.Gen {
 		// The store missed earlier transitions: merge, as after an outage.
-		b.mergeHeld(cur, base)
+		b.merge(cur, base)
 		return
 	}
 	b.adoptReply(cur, base)
@@ -317,15 +312,8 @@ func (b *Breaker) adoptReply(cur SharedState, sent uint64) {
 // The rule: if the breaker changed state while the store was
 // unreachable, and is now open, half-open or forced open while the fleet
 // is closed, the open state wins and is published; otherwise the fleet's
-// state is taken.
+// state is taken. The caller holds f.pmu.
 func (b *Breaker) merge(cur SharedState, sent uint64) {
-	b.fleet.pmu.Lock()
-	defer b.fleet.pmu.Unlock()
-	b.mergeHeld(cur, sent)
-}
-
-// mergeHeld is merge for a caller that holds f.pmu.
-func (b *Breaker) mergeHeld(cur SharedState, sent uint64) {
 	f := b.fleet
 	now := b.now()
 	b.mu.Lock()
@@ -360,28 +348,22 @@ func (b *Breaker) adopt(s SharedState, force bool) {
 	f.gen, f.dirty = s.Gen, false
 	from := stateOf(b.word.Load())
 	t := transition{from: from, to: s.State, why: "fleet", remote: true}
+	until := int64(sat.AddDur(time.Duration(now), s.Remaining))
 	switch s.State {
-	case Open:
-		if from == Closed || from == MetricsOnly || from == Disabled || from == ForcedOpen {
-			b.episode = now
+	case Open, HalfOpen:
+		e := b.epLocked()
+		if s.State == Open && !(from == Open || from == HalfOpen) {
+			e.start = now // a new run of openings
 		}
-		b.openings = max(s.Openings, 1)
-		b.lastDelay = s.Delay
-		b.stepRun(b.openings)
-		until := int64(sat.AddDur(time.Duration(now), s.Remaining))
-		b.until.Store(until)
-		b.openErr.Store(&OpenError{Name: b.s.Name, State: Open, Until: b.at(until), For: s.Delay})
-		if from != Open {
-			b.opened++
-			b.enterLocked(now, Open)
+		e.openings, e.lastDelay = max(s.Openings, 1), s.Delay
+		if s.State == Open {
+			b.stepRun(e.openings)
+			b.openUntilLocked(now, until)
+			t.wait, t.opening = s.Delay, e.openings
+			break
 		}
-		t.wait, t.opening = s.Delay, b.openings
-	case HalfOpen:
-		b.openings = max(s.Openings, 1)
-		b.lastDelay = s.Delay
-		b.probeBy.Store(int64(sat.AddDur(time.Duration(now), s.Remaining)))
-		b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
-		if w := b.word.Load(); from == HalfOpen && probesOf(w) > 0 {
+		b.refuseLocked(HalfOpen, now, until)
+		if from == HalfOpen && probesOf(b.word.Load()) > 0 {
 			// Half-open here already (on its own while the store was
 			// away, or a notice was missed) with probes out: they are
 			// this spell's, so that the instance never has more than
@@ -392,18 +374,9 @@ func (b *Breaker) adopt(s SharedState, force bool) {
 		// A new spell, even from HalfOpen (a notice was missed, no
 		// probe out): its probes are not the last spell's.
 		b.enterLocked(now, HalfOpen)
-	case Closed:
-		if from != Closed {
-			b.openings = 0
-			b.enterLocked(now, Closed)
-		}
 	default:
 		if from != s.State {
-			b.openings = 0
-			if s.State == ForcedOpen {
-				b.openErr.Store(&OpenError{Name: b.s.Name, State: ForcedOpen})
-			}
-			b.enterLocked(now, s.State)
+			b.forgetLocked(now, s.State)
 		}
 	}
 	b.mu.Unlock()
@@ -420,9 +393,10 @@ const maxStepRun = 1024
 // so that the next opening waits the (k+1)-th delay (for k up to
 // maxStepRun).
 func (b *Breaker) stepRun(k int) {
-	b.run.Reset(b.s.Random.Seed())
+	run := &b.ep.run
+	run.Reset(b.s.Random.Seed())
 	for range min(k, maxStepRun) {
-		if _, ok := b.run.Next(0, 0); !ok {
+		if _, ok := run.Next(0, 0); !ok {
 			break
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/window"
 )
 
 // MemStore is a Store kept in memory: breakers of one process joined to
@@ -16,6 +17,7 @@ import (
 // deadlines; SetDown makes it unreachable. It is safe for concurrent use.
 type MemStore struct {
 	clock clockcap.Clock
+	epoch time.Time // times in the names' windows are ns since it
 	down  atomic.Bool
 
 	mu    sync.Mutex
@@ -28,7 +30,7 @@ func NewMemStore(clock clockcap.Clock) *MemStore {
 	if clock == nil {
 		clock = clockcap.Real()
 	}
-	return &MemStore{clock: clock, names: map[string]*memName{}}
+	return &MemStore{clock: clock, epoch: clock.Now(), names: map[string]*memName{}}
 }
 
 // SetDown makes every operation of the store's links fail with
@@ -40,17 +42,11 @@ func (m *MemStore) SetDown(down bool) { m.down.Store(down) }
 type memName struct {
 	state    SharedState // Remaining unused: deadline holds it
 	deadline time.Time
-	width    time.Duration // a bucket's width: the window / 10
-	slots    [10]memSlot
+	win      window.Window // the shared window, exact, on the store's clock
 	streak   int
 	claimed  int
 	probes   Counts
 	links    map[*memLink]func(SharedState)
-}
-
-type memSlot struct {
-	bucket                int64
-	calls, failures, slow int
 }
 
 type memLink struct {
@@ -59,12 +55,13 @@ type memLink struct {
 }
 
 // Join implements Store.
-func (m *MemStore) Join(name string, window time.Duration, apply func(SharedState)) (Link, error) {
+func (m *MemStore) Join(name string, length time.Duration, apply func(SharedState)) (Link, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := m.names[name]
 	if n == nil {
-		n = &memName{width: max(window/10, 1), links: map[*memLink]func(SharedState){}}
+		n = &memName{links: map[*memLink]func(SharedState){}}
+		n.win.Init(max(int64(length)/window.Buckets, 1), 1, true)
 		m.names[name] = n
 	}
 	l := &memLink{m: m, name: name}
@@ -96,7 +93,8 @@ func (l *memLink) Publish(gen uint64, next SharedState) (SharedState, bool, erro
 	next.Gen = gen + 1
 	n.state = next
 	n.deadline = now.Add(next.Remaining)
-	n.slots, n.streak, n.claimed, n.probes = [10]memSlot{}, 0, 0, Counts{}
+	n.win.ResetLocked(l.m.since(now))
+	n.streak, n.claimed, n.probes = 0, 0, Counts{}
 	s := n.stateLocked(now)
 	applies := make([]func(SharedState), 0, len(n.links))
 	for o, apply := range n.links {
@@ -159,14 +157,10 @@ func (l *memLink) Add(gen uint64, b Batch) (SharedState, Counts, error) {
 	default:
 		return s, Counts{}, nil
 	}
-	bucket := now.UnixNano() / int64(n.width)
-	slot := &n.slots[bucket%10]
-	if slot.bucket != bucket {
-		*slot = memSlot{bucket: bucket}
-	}
-	slot.calls += b.Calls
-	slot.failures += b.Failures
-	slot.slow += b.Slow
+	n.win.FlushLocked(l.m.since(now))
+	n.win.AddLocked(cCalls, int64(b.Calls))
+	n.win.AddLocked(cFailures, int64(b.Failures))
+	n.win.AddLocked(cSlow, int64(b.Slow))
 	switch {
 	case b.Calls == 0:
 	case b.Failures == b.Calls:
@@ -174,16 +168,13 @@ func (l *memLink) Add(gen uint64, b Batch) (SharedState, Counts, error) {
 	default:
 		n.streak = b.Streak
 	}
-	c := Counts{ConsecutiveFailures: n.streak}
-	for _, sl := range n.slots {
-		if sl.bucket > bucket-10 && sl.bucket <= bucket {
-			c.Calls += sl.calls
-			c.Failures += sl.failures
-			c.Slow += sl.slow
-		}
-	}
+	c := Counts{Calls: int(n.win.Flushed(cCalls)), Failures: int(n.win.Flushed(cFailures)), Slow: int(n.win.Flushed(cSlow))}
+	c.ConsecutiveFailures = n.streak
 	return s, c, nil
 }
+
+// since returns t in ns since the store's epoch, for the windows.
+func (m *MemStore) since(t time.Time) int64 { return max(int64(t.Sub(m.epoch)), 0) }
 
 func (l *memLink) Close() error {
 	l.m.mu.Lock()

@@ -5,70 +5,51 @@ package breaker
 // outcomes counted so far. The breaker's lock guards it.
 //
 // A slot is reused when its probe's outcome counted nothing, so each
-// admission also gets a ticket, never reused within a half-open spell:
-// a Permit is out only if its slot is out under its ticket.
+// admission gets a ticket, never reused within a half-open spell: a slot
+// holds the ticket of the probe out in it, or 0 when it is free.
 type probeTally struct {
-	out                   [(MaxHalfOpenProbes + 63) / 64]uint64
-	tickets               []uint32 // per slot, the ticket of the probe in it
-	issued                uint32
-	calls, failures, slow int
+	tickets []uint32 // per slot
+	issued  uint32
+	c       Counts // the outcomes counted so far
 }
 
 // reset starts a new half-open spell for n probes.
 func (t *probeTally) reset(n int) {
-	tickets := t.tickets
-	if len(tickets) != n {
-		tickets = make([]uint32, n)
+	if len(t.tickets) != n {
+		t.tickets = make([]uint32, n)
 	}
-	*t = probeTally{tickets: tickets}
+	clear(t.tickets)
+	t.issued, t.c = 0, Counts{}
 }
 
-// take marks a free slot as out and returns its number + 1 and its
-// ticket. The caller has checked that fewer than len(t.tickets) are out.
+// take gives a free slot a new ticket and returns the slot's number + 1
+// and the ticket. The caller has checked that a slot is free.
 func (t *probeTally) take() (uint16, uint32) {
-	for i, word := range t.out {
-		if word != ^uint64(0) {
-			bit := 0
-			for word&(1<<bit) != 0 {
-				bit++
-			}
-			slot := i*64 + bit
-			t.out[i] |= 1 << bit
+	for i, k := range t.tickets {
+		if k == 0 {
 			t.issued++
-			t.tickets[slot] = t.issued
-			return uint16(slot) + 1, t.issued
+			t.tickets[i] = t.issued
+			return uint16(i) + 1, t.issued
 		}
 	}
 	return 0, 0
 }
 
-// give marks slot (a number from take) free again and reports whether it
-// was out under ticket.
+// give frees slot (a number from take) and reports whether it was out
+// under ticket.
 func (t *probeTally) give(slot uint16, ticket uint32) bool {
-	if slot == 0 || int(slot) > len(t.tickets) {
+	if slot == 0 || int(slot) > len(t.tickets) || ticket == 0 || t.tickets[slot-1] != ticket {
 		return false
 	}
-	i, bit := int(slot-1)/64, (slot-1)%64
-	if t.out[i]&(1<<bit) == 0 || t.tickets[slot-1] != ticket {
-		return false
-	}
-	t.out[i] &^= 1 << bit
+	t.tickets[slot-1] = 0
 	return true
 }
 
-// record counts a probe's outcome and returns the probes counted so far.
-func (t *probeTally) record(failed, slow bool) int {
-	t.calls++
-	if failed {
-		t.failures++
-	}
-	if slow {
-		t.slow++
-	}
-	return t.calls
+// record counts a probe's outcome and returns the probes' counts so far.
+func (t *probeTally) record(failed, slow bool) Counts {
+	t.c.add(failed, slow, 1)
+	return t.c
 }
 
 // counts returns the probes' outcomes counted so far.
-func (t *probeTally) counts() Counts {
-	return Counts{Calls: t.calls, Failures: t.failures, Slow: t.slow}
-}
+func (t *probeTally) counts() Counts { return t.c }

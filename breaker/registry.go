@@ -49,20 +49,18 @@ func NewRegistry(c Config, max int) (*Registry, error) {
 	}
 	r := &Registry{}
 	make := func(target string) *Breaker {
-		t := s
-		t.Name = target
-		if target == Overflow && t.Logger != nil && r.m.Len() >= max {
-			t.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker registry full; new targets share one breaker",
+		if target == Overflow && s.Logger != nil && r.m.Len() >= max {
+			s.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker registry full; new targets share one breaker",
 				slog.Int("max", max), slog.String("breaker", Overflow))
 		}
-		b := build(t, false)
-		if t.Shared != nil {
+		b := build(&s, target, false)
+		if s.Shared != nil {
 			if err := b.join(); err != nil {
 				// The store refused the name: this target's breaker
 				// judges alone, and says so once.
 				b.fleet = nil
-				if t.Logger != nil {
-					t.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker not shared: the store refused it",
+				if s.Logger != nil {
+					s.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker not shared: the store refused it",
 						slog.String("breaker", target), slog.Any("err", err))
 				}
 			}

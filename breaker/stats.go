@@ -31,10 +31,14 @@ func (b *Breaker) Stats() Stats {
 	calls := b.win.LifetimeLocked(cCalls)
 	fails := b.win.LifetimeLocked(cFailures)
 	c := b.counts()
+	var opened uint64
+	if b.ep != nil {
+		opened = b.ep.opened
+	}
 	return Stats{
 		State:          b.State(),
-		Opened:         b.opened,
-		Rejected:       b.win.Tallied(),
+		Opened:         opened,
+		Rejected:       b.rejected.Load(),
 		Successes:      uint64(calls - fails),
 		Failures:       uint64(fails),
 		Slow:           uint64(b.win.LifetimeLocked(cSlow)),

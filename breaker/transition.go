@@ -21,78 +21,86 @@ type transition struct {
 // openLocked opens the breaker at time now, coming from state from, and
 // returns the transition to report. The caller holds b.mu.
 func (b *Breaker) openLocked(now int64, from State, why string) transition {
+	e := b.epLocked()
 	if from != HalfOpen {
-		b.openings, b.episode = 0, now
-		b.run.Reset(b.s.Random.Seed())
+		e.openings, e.start = 0, now
+		e.run.Reset(b.s.Random.Seed())
 	}
-	b.openings++
-	since := time.Duration(now - b.episode)
-	d, ok := b.run.Next(since, since)
+	e.openings++
+	since := time.Duration(now - e.start)
+	d, ok := e.run.Next(since, since)
 	switch {
 	case ok:
-		b.lastDelay = d
-	case b.openings == 1:
+		e.lastDelay = d
+	case e.openings == 1:
 		// This seed made the schedule stop at once; New checked that seed
 		// 0 does not.
-		d, b.lastDelay = b.s.firstDelay, b.s.firstDelay
-	default:
-		d = b.lastDelay
+		e.lastDelay = b.s.firstDelay
 	}
-	until := int64(sat.AddDur(time.Duration(now), d))
-	b.until.Store(until)
-	b.openErr.Store(&OpenError{Name: b.s.Name, State: Open, Until: b.at(until), For: d})
-	b.opened++
-	b.enterLocked(now, Open)
-	return transition{from: from, to: Open, why: why, wait: d, opening: b.openings, word: b.word.Load() & sameMask}
+	b.openUntilLocked(now, int64(sat.AddDur(time.Duration(now), e.lastDelay)))
+	return transition{from: from, to: Open, why: why, wait: e.lastDelay, opening: e.openings, word: b.word.Load() & sameMask}
 }
 
-// halfOpen moves an Open breaker whose word is still w to HalfOpen.
-func (b *Breaker) halfOpen(w uint64, now int64) {
-	b.mu.Lock()
-	if b.word.Load() != w {
-		b.mu.Unlock()
-		return
+// openUntilLocked makes the breaker Open until time until, for an
+// opening of the episode's lastDelay.
+func (b *Breaker) openUntilLocked(now, until int64) {
+	b.refuseLocked(Open, now, until)
+	if stateOf(b.word.Load()) != Open {
+		b.ep.opened++
+		b.enterLocked(now, Open)
 	}
-	b.openErr.Store(&OpenError{Name: b.s.Name, State: HalfOpen, Until: b.at(now)})
-	b.probeBy.Store(int64(sat.AddDur(time.Duration(now), b.lastDelay)))
-	b.enterLocked(now, HalfOpen)
-	t := transition{from: Open, to: HalfOpen, word: b.word.Load() & sameMask}
-	b.mu.Unlock()
-	b.notify(t)
 }
 
-// timeout opens a HalfOpen breaker whose generation is still w's and
-// whose probes have not all reported within the open duration: a probe
-// that was never recorded must not keep the breaker half-open forever.
-func (b *Breaker) timeout(w uint64, now int64) {
+// refuseLocked sets the deadline and the error with which the breaker
+// refuses calls in state st, as of time now: Open until until, HalfOpen
+// (all probes out) until its probes time out at until, ForcedOpen until
+// an operator acts.
+func (b *Breaker) refuseLocked(st State, now, until int64) {
+	e := &OpenError{Name: b.name, State: st}
+	switch st {
+	case Open:
+		e.Until, e.For = b.at(until), b.ep.lastDelay
+	case HalfOpen:
+		e.Until = b.at(now)
+	}
+	b.deadline.Store(until)
+	b.openErr.Store(e)
+}
+
+// expire moves a breaker whose word was w past its deadline at time now:
+// an Open one half-opens; a HalfOpen one whose probes have not all
+// reported within the open duration opens again, since a probe that was
+// never recorded must not keep it half-open forever.
+func (b *Breaker) expire(w uint64, now int64) {
 	b.mu.Lock()
 	var t transition
-	if b.word.Load()&^probeMask == w&^probeMask {
+	switch cur := b.word.Load(); {
+	case stateOf(w) == Open && cur == w:
+		b.refuseLocked(HalfOpen, now, int64(sat.AddDur(time.Duration(now), b.ep.lastDelay)))
+		b.enterLocked(now, HalfOpen)
+		t = transition{from: Open, to: HalfOpen, word: b.word.Load() & sameMask}
+	case stateOf(w) == HalfOpen && cur&^probeMask == w&^probeMask:
 		t = b.openLocked(now, HalfOpen, "probe timed out")
 	}
 	b.mu.Unlock()
 	b.notify(t)
 }
 
-// closeLocked closes a half-open breaker whose probes passed.
-func (b *Breaker) closeLocked(now int64) transition {
-	b.enterLocked(now, Closed)
-	return transition{from: HalfOpen, to: Closed, word: b.word.Load() & sameMask}
-}
-
 // enterLocked starts a new generation in state s: the window, the failure
-// streak and the probe count start again.
+// streak and, entering HalfOpen, the probes start again.
 func (b *Breaker) enterLocked(now int64, s State) {
 	b.win.ResetLocked(now)
-	b.ring.reset()
+	if b.ring != nil {
+		b.ring.reset()
+	}
 	b.consec.Store(0)
-	b.probes.reset(b.s.HalfOpenProbes)
+	if s == HalfOpen {
+		b.epLocked().probes.reset(b.s.HalfOpenProbes)
+	}
 	b.word.Store(next(b.word.Load(), s))
 	b.armLocked()
 	if f := b.fleet; f != nil {
-		for c := range f.sent {
-			f.sent[c] = b.win.LifetimeLocked(c)
-		}
+		f.sent = b.lifeLocked()
 	}
 }
 
@@ -119,16 +127,25 @@ func (b *Breaker) set(s State) {
 	now := b.now()
 	b.mu.Lock()
 	from := stateOf(b.word.Load())
-	b.openings = 0
-	if s == ForcedOpen {
-		b.openErr.Store(&OpenError{Name: b.s.Name, State: ForcedOpen})
-	}
-	b.enterLocked(now, s)
+	b.forgetLocked(now, s)
 	w := b.word.Load() & sameMask
 	b.mu.Unlock()
 	if from != s {
 		b.notify(transition{from: from, to: s, why: "operator", word: w})
 	}
+}
+
+// forgetLocked moves the breaker to state s, forgetting its openings in
+// a row: what an operator's action does, and a fleet's that another
+// instance took.
+func (b *Breaker) forgetLocked(now int64, s State) {
+	if b.ep != nil {
+		b.ep.openings = 0
+	}
+	if s == ForcedOpen {
+		b.refuseLocked(ForcedOpen, now, 0)
+	}
+	b.enterLocked(now, s)
 }
 
 // notify logs t and calls the hook, outside the lock.
@@ -138,7 +155,7 @@ func (b *Breaker) notify(t transition) {
 	}
 	if l := b.s.Logger; l != nil {
 		level, msg := slog.LevelInfo, "circuit breaker "+t.to.String()
-		attrs := []slog.Attr{slog.String("breaker", b.s.Name), slog.String("from", t.from.String())}
+		attrs := []slog.Attr{slog.String("breaker", b.name), slog.String("from", t.from.String())}
 		switch t.to {
 		case Open:
 			level = slog.LevelWarn
@@ -149,7 +166,7 @@ func (b *Breaker) notify(t transition) {
 		l.LogAttrs(context.Background(), level, msg, attrs...)
 	}
 	if h := b.s.OnStateChange; h != nil {
-		h(b.s.Name, t.from, t.to)
+		h(b.name, t.from, t.to)
 	}
 	if b.fleet != nil && !t.remote && b.fleet.link != nil {
 		b.publish(t)

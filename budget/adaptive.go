@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/clockcap"
-	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/internal/window"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/verdict"
@@ -95,9 +94,8 @@ type Adaptive struct {
 	seed  uint64
 	clock clockcap.Clock
 	epoch time.Time
-	_     [88]byte // so that stats starts a cache line (see TestLayout)
 
-	stats stripe.Counters // written by every call: sRequests, sRefused, sRetries, sThrottled
+	requests, refused, retries, throttled atomic.Uint64 // for Stats
 
 	mu    sync.Mutex
 	draws atomic.Uint64
@@ -139,21 +137,21 @@ func NewAdaptive(c AdaptiveConfig) (*Adaptive, error) {
 
 // Request refuses a call with the throttle's probability.
 func (a *Adaptive) Request() bool {
-	a.stats.Add(sRequests)
+	a.requests.Add(1)
 	if a.admit() {
 		return true
 	}
-	a.stats.Add(sRefused)
+	a.refused.Add(1)
 	return false
 }
 
 // AllowRetry refuses a retry with the throttle's probability.
 func (a *Adaptive) AllowRetry() bool {
 	if a.admit() {
-		a.stats.Add(sRetries)
+		a.retries.Add(1)
 		return true
 	}
-	a.stats.Add(sThrottled)
+	a.throttled.Add(1)
 	return false
 }
 
@@ -209,10 +207,10 @@ func (a *Adaptive) Record(v verdict.Verdict) {
 // Stats returns the throttle's counters.
 func (a *Adaptive) Stats() Stats {
 	return Stats{
-		Requests:  a.stats.Load(sRequests),
-		Refused:   a.stats.Load(sRefused),
-		Retries:   a.stats.Load(sRetries),
-		Throttled: a.stats.Load(sThrottled),
+		Requests:  a.requests.Load(),
+		Refused:   a.refused.Load(),
+		Retries:   a.retries.Load(),
+		Throttled: a.throttled.Load(),
 	}
 }
 

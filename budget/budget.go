@@ -57,15 +57,7 @@ var (
 	_ Budget = (*Adaptive)(nil)
 )
 
-// The counts of a budget's stripe.Counters, for Stats.
-const (
-	sRequests = iota
-	sRefused
-	sRetries
-	sThrottled
-)
-
-// maxBatch is the most events a stripe of a budget's window holds before
+// maxBatch is the most events a budget's window holds pending before
 // the budget reads its clock and flushes them. It is smaller than the
 // breaker's: the adaptive throttle's first check reads the window as of
 // its last flush, so a larger batch would notice an outage later.

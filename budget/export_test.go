@@ -6,7 +6,6 @@ func Exact(b Budget) Budget {
 	switch b := b.(type) {
 	case *Ratio:
 		b.win.Init(b.win.Width(), 1, true)
-		b.exact = true
 	case *Adaptive:
 		b.win.Init(b.win.Width(), 1, true)
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/clockcap"
-	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/internal/window"
 	"github.com/recur-go/recur/verdict"
 )
@@ -83,23 +82,18 @@ type Ratio struct {
 	epoch time.Time
 	pct   int64
 	floor int64 // retries always allowed in a window
-	exact bool  // update the window for every retry (tests)
 	// calls is the window's calls as of the last update or credit: once
 	// no retry is left, a retry takes the lock only if the calls since
 	// then allow one more.
 	calls atomic.Int64
 	// updated is the time of the last update, read by every retry check.
 	updated atomic.Int64
-	_       [64]byte // so that left starts a cache line (see TestLayout)
-
 	// left is how many more retries the window may take: what the last
 	// update gave (negative: owed), plus what calls since earned, less
 	// those allowed since; updating while an update moves those into the
-	// window. Written by every retry allowed: a cache line of its own.
-	left atomic.Int64
-	_    [56]byte
-
-	stats stripe.Counters // sThrottled
+	// window.
+	left      atomic.Int64
+	throttled atomic.Uint64 // for Stats
 
 	mu    sync.Mutex
 	given int64 // left as the last update set it, plus credits
@@ -170,7 +164,8 @@ func (r *Ratio) AllowRetry() bool {
 		}
 		r.mu.Unlock()
 	}
-	for !r.exact {
+	exact := r.win.Exact() // update the window for every retry (tests)
+	for !exact {
 		l := r.left.Load()
 		switch {
 		case l > 0:
@@ -183,26 +178,26 @@ func (r *Ratio) AllowRetry() bool {
 			}
 			return true
 		case l != updating && l+r.credit() <= 0:
-			r.stats.Add(sThrottled)
+			r.throttled.Add(1)
 			return false
 		}
 		break // calls since the last update allow one, or it is under way
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.exact {
+	if exact {
 		r.updateLocked(r.now())
 	} else {
 		r.creditLocked()
 	}
 	if r.take() > 0 {
-		if r.exact { // count it at its time, not at the next update's
+		if exact { // count it at its time, not at the next update's
 			r.given--
 			r.win.AddLocked(rRetries, 1)
 		}
 		return true
 	}
-	r.stats.Add(sThrottled)
+	r.throttled.Add(1)
 	return false
 }
 
@@ -267,7 +262,7 @@ func (r *Ratio) Stats() Stats {
 	return Stats{
 		Requests:  uint64(r.win.LifetimeLocked(rCalls)),
 		Retries:   uint64(r.win.LifetimeLocked(rRetries) + r.given - r.left.Load()),
-		Throttled: r.stats.Load(sThrottled),
+		Throttled: r.throttled.Load(),
 	}
 }
 

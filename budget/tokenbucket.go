@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/recur-go/recur/internal/stripe"
 	"github.com/recur-go/recur/verdict"
 )
 
@@ -55,14 +54,10 @@ func (c TokenBucketConfig) New() (Budget, error) {
 // grpc-go; nothing locks and no clock is read. A TokenBucket never refuses
 // a first attempt.
 type TokenBucket struct {
-	max, half, ratio int64 // thousandths
-	_                [40]byte
+	max, ratio int32        // thousandths: at most 10⁶
+	tokens     atomic.Int64 // thousandths
 
-	// tokens has a cache line of its own, so that cores writing it do not
-	// slow those reading the others; the statistics are striped.
-	tokens atomic.Int64 // thousandths
-	_      [56]byte
-	stats  stripe.Counters // sRequests, sRetries, sThrottled
+	requests, retries, throttled atomic.Uint64 // for Stats
 }
 
 // NewTokenBucket returns a full token bucket, or an error that names the
@@ -81,25 +76,24 @@ func NewTokenBucket(c TokenBucketConfig) (*TokenBucket, error) {
 	if !ok || ratio < 1 || ratio > int64(c.MaxTokens)*1000 {
 		return nil, fmt.Errorf("budget: TokenBucketConfig.TokenRatio = %v is not from 0.001 to MaxTokens", c.TokenRatio)
 	}
-	b := &TokenBucket{max: int64(c.MaxTokens) * 1000, ratio: ratio}
-	b.half = b.max / 2
-	b.tokens.Store(b.max)
+	b := &TokenBucket{max: int32(c.MaxTokens) * 1000, ratio: int32(ratio)}
+	b.tokens.Store(int64(b.max))
 	return b, nil
 }
 
 // Request counts the call and allows it.
 func (b *TokenBucket) Request() bool {
-	b.stats.Add(sRequests)
+	b.requests.Add(1)
 	return true
 }
 
 // AllowRetry reports whether more than half the tokens are left.
 func (b *TokenBucket) AllowRetry() bool {
-	if b.tokens.Load() > b.half {
-		b.stats.Add(sRetries)
+	if b.tokens.Load() > int64(b.max/2) {
+		b.retries.Add(1)
 		return true
 	}
-	b.stats.Add(sThrottled)
+	b.throttled.Add(1)
 	return false
 }
 
@@ -113,7 +107,7 @@ func (b *TokenBucket) Record(v verdict.Verdict) {
 	case verdict.Success:
 		for {
 			t := b.tokens.Load()
-			if t >= b.max || b.tokens.CompareAndSwap(t, min(t+b.ratio, b.max)) {
+			if t >= int64(b.max) || b.tokens.CompareAndSwap(t, min(t+int64(b.ratio), int64(b.max))) {
 				return
 			}
 		}
@@ -133,9 +127,9 @@ func (b *TokenBucket) Tokens() float64 { return float64(b.tokens.Load()) / 1000 
 // Stats returns the bucket's counters.
 func (b *TokenBucket) Stats() Stats {
 	return Stats{
-		Requests:  b.stats.Load(sRequests),
-		Retries:   b.stats.Load(sRetries),
-		Throttled: b.stats.Load(sThrottled),
+		Requests:  b.requests.Load(),
+		Retries:   b.retries.Load(),
+		Throttled: b.throttled.Load(),
 		Tokens:    b.Tokens(),
 	}
 }

@@ -167,7 +167,7 @@ func TestSpreadShares(t *testing.T) {
 		var w Window
 		w.Init(10, testBatch, false)
 		w.FlushLocked(tt.t0)
-		w.pending[0].n[0].Add(tt.n)
+		w.pending[0].Add(tt.n)
 		w.FlushLocked(tt.t1)
 		var got [Buckets]int64
 		for i := range got {
@@ -281,70 +281,16 @@ func BenchmarkAdd(b *testing.B) {
 	})
 }
 
-// A flush deals goroutines to stripes again when a stripe's flush was
-// asked for by another goroutine than the last time (two share it), and
-// only then; the goroutine whose Add asks for a flush notes itself.
-func TestFlushDealsAgainWhenAStripeIsShared(t *testing.T) {
+// Add asks for a flush once the events pending reach the batch, and not
+// before.
+func TestAddAsksAtTheBatch(t *testing.T) {
 	var w Window
 	w.Init(100, testBatch, false)
-	for i := range w.pending {
-		w.pending[i].owner.Store(uint64(100 + i)) // a goroutine per stripe
-	}
-	w.FlushLocked(1)
-	w.FlushLocked(2)
-	if n := w.salt.Deals(); n != 0 {
-		t.Fatalf("the same owner of each stripe: dealt %d times; want 0", n)
-	}
-	w.pending[3].owner.Store(999) // another goroutine asks from stripe 3
-	w.FlushLocked(3)
-	w.FlushLocked(4)
-	if n := w.salt.Deals(); n != 1 {
-		t.Fatalf("a second goroutine on a stripe: dealt %d times; want 1", n)
-	}
-
-	for i := range w.pending {
-		w.pending[i].owner.Store(0)
-	}
 	w.batch.Store(2)
 	if w.Add(0, 1) {
 		t.Fatal("Add of 1 at batch 2 asked for a flush")
 	}
 	if !w.Add(0, 1) {
 		t.Fatal("Add of 2 at batch 2 asked for no flush")
-	}
-	noted := 0
-	for i := range w.pending {
-		if w.pending[i].owner.Load() != 0 {
-			noted++
-		}
-	}
-	if noted != 1 {
-		t.Errorf("Add asked for a flush: %d stripes note an owner; want 1", noted)
-	}
-}
-
-// Tally counts beside the window: every event, from any goroutine, in no
-// bucket, through flushes and resets.
-func TestTally(t *testing.T) {
-	var w Window
-	w.Init(100, testBatch, false)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			for range 1000 {
-				w.Tally()
-			}
-		})
-	}
-	wg.Wait()
-	w.FlushLocked(50)
-	w.ResetLocked(60)
-	if got := w.Tallied(); got != 8000 {
-		t.Errorf("Tallied() = %d; want 8000", got)
-	}
-	for c := range Counters {
-		if got := w.LifetimeLocked(c); got != 0 {
-			t.Errorf("counter %d: lifetime %d; want 0 (tallies are not events)", c, got)
-		}
 	}
 }

@@ -587,10 +587,10 @@ func differNote(peerName, why string, first int, recur, peer, most time.Duration
 // times returns the attempt limit of s when s is inner & times(n), in
 // either order, or inner itself with n = 0 when s has no such limit.
 func splitTimes(s schedule.Schedule) (inner schedule.Schedule, n int) {
-	switch v := s.(type) {
-	case schedule.Times:
+	if v, ok := s.(schedule.Times); ok {
 		return schedule.Forever{}, v.N
-	case schedule.Intersect:
+	}
+	if v, ok := s.(schedule.Intersect); ok {
 		if t, ok := v.B.(schedule.Times); ok {
 			if _, nested := v.A.(schedule.Times); !nested {
 				return v.A, t.N

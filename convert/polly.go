@@ -313,18 +313,20 @@ func ToPolly(s schedule.Schedule) ([]byte, error) {
 			return nil, noEquivalent(Polly, s, "a cap of 0 waits nothing: write the Times alone")
 		}
 		maxDelay, inner = c.Max, c.Inner
-		switch inner.(type) {
-		case schedule.Linear, schedule.Jittered, schedule.DecorrelatedV2:
-		default:
+		_, linear := inner.(schedule.Linear)
+		_, jittered := inner.(schedule.Jittered)
+		_, decorrelated := inner.(schedule.DecorrelatedV2)
+		if !linear && !jittered && !decorrelated {
 			return nil, noEquivalent(Polly, s, "a Capped around "+inner.String()+" is not a shape Polly writes: cap an exponential with its own cap")
 		}
 	}
 	var delay time.Duration
 	constant := func(e schedule.Exponential) bool { return e.FactorPPM() == 1_000_000 && e.Cap == e.Base }
-	switch v := inner.(type) {
-	case schedule.Forever:
+	// Type assertions, not a switch: a switch over the schedule variants
+	// names them all (internal/exhaustive), and Polly has four shapes.
+	if _, ok := inner.(schedule.Forever); ok {
 		o.BackoffType, delay = "Constant", 0
-	case schedule.Exponential:
+	} else if v, ok := inner.(schedule.Exponential); ok {
 		switch {
 		case constant(v):
 			o.BackoffType, delay = "Constant", v.Base
@@ -336,33 +338,32 @@ func ToPolly(s schedule.Schedule) ([]byte, error) {
 		default:
 			return nil, noEquivalent(Polly, s, "Polly's exponential doubles (or waits a constant delay); "+v.String()+" does not")
 		}
-	case schedule.Linear:
+	} else if v, ok := inner.(schedule.Linear); ok {
 		if v.Step != v.Base {
 			return nil, noEquivalent(Polly, s, "Polly's linear backoff adds its base each time; "+v.String()+" adds "+v.Step.String())
 		}
 		o.BackoffType, delay = "Linear", v.Base
-	case schedule.Jittered:
+	} else if v, ok := inner.(schedule.Jittered); ok {
 		if v.LowPPM() != 750_000 || v.HighPPM() != 1_250_000 {
 			return nil, noEquivalent(Polly, s, "Polly's jitter is 75% to 125%; "+v.String()+" is not")
 		}
 		o.UseJitter = true
-		switch w := v.Inner.(type) {
-		case schedule.Exponential:
+		if w, ok := v.Inner.(schedule.Exponential); ok {
 			if !constant(w) {
 				return nil, noEquivalent(Polly, s, "Polly jitters a constant or linear delay this way; "+w.String()+" is neither")
 			}
 			o.BackoffType, delay = "Constant", w.Base
-		case schedule.Linear:
+		} else if w, ok := v.Inner.(schedule.Linear); ok {
 			if w.Step != w.Base {
 				return nil, noEquivalent(Polly, s, "Polly's linear backoff adds its base each time; "+w.String()+" adds "+w.Step.String())
 			}
 			o.BackoffType, delay = "Linear", w.Base
-		default:
-			return nil, noEquivalent(Polly, s, "Polly jitters a constant or linear delay; "+w.String()+" is neither")
+		} else {
+			return nil, noEquivalent(Polly, s, "Polly jitters a constant or linear delay; "+v.Inner.String()+" is neither")
 		}
-	case schedule.DecorrelatedV2:
+	} else if v, ok := inner.(schedule.DecorrelatedV2); ok {
 		o.BackoffType, o.UseJitter, delay = "Exponential", true, v.Base
-	default:
+	} else {
 		return nil, noEquivalent(Polly, s, inner.String()+" is none of Polly's backoffs (constant, linear, exponential, each with or without its jitter)")
 	}
 	if delay == 0 && inner != (schedule.Forever{}) {

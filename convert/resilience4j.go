@@ -712,10 +712,17 @@ func ToResilience4j(s schedule.Schedule) ([]byte, error) {
 	}
 	var err error
 	capLine := ""
-	switch v := inner.(type) {
-	case schedule.Forever:
+	// Type assertions, not a switch: a switch over the schedule variants
+	// names them all (internal/exhaustive), and Resilience4j has three shapes.
+	_, forever := inner.(schedule.Forever)
+	ev, isExponential := inner.(schedule.Exponential)
+	_, isJittered := inner.(schedule.Jittered)
+	_, isCapped := inner.(schedule.Capped)
+	switch {
+	case forever:
 		add("waitDuration", "0ms")
-	case schedule.Exponential:
+	case isExponential:
+		v := ev
 		if constant(v) {
 			w, err := msText("the delay", v.Base)
 			if err != nil {
@@ -725,10 +732,10 @@ func ToResilience4j(s schedule.Schedule) ([]byte, error) {
 		} else if err = exponential(v, false); err != nil {
 			return nil, err
 		}
-	case schedule.Jittered, schedule.Capped:
+	case isJittered || isCapped:
 		capMS := int64(0)
-		j, ok := v.(schedule.Jittered)
-		if c, isCap := v.(schedule.Capped); isCap {
+		j, ok := inner.(schedule.Jittered)
+		if c, isCap := inner.(schedule.Capped); isCap {
 			j, ok = c.Inner.(schedule.Jittered)
 			if c.Max < time.Millisecond {
 				return nil, noEquivalent(Resilience4j, s, "exponentialMaxWaitDuration is at least 1ms")

@@ -57,12 +57,12 @@ func TestNeedsStart(t *testing.T) {
 // given.
 func TestPropNeedsStartIsSound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := GenSchedule().Draw(t, "s")
 		if NeedsStart(s) {
 			return
 		}
 		seed := rapid.Uint64().Draw(t, "seed")
-		durs := schedgen.Durations(50).Draw(t, "durations")
+		durs := GenDurations(50).Draw(t, "durations")
 		timed, zero := Start(s, seed), Start(s, seed)
 		var now time.Duration
 		for i, d := range durs {
@@ -95,7 +95,7 @@ func contains(s schedule.Schedule) bool {
 
 func TestPropNeedsStartMatchesDefinition(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := GenSchedule().Draw(t, "s")
 		if got, want := NeedsStart(s), contains(s); got != want {
 			t.Fatalf("NeedsStart(%v) = %v, want %v", s, got, want)
 		}
@@ -131,7 +131,7 @@ func TestPropCheckAgreesWithValidate(t *testing.T) {
 
 func checkAgreesWithValidate(t *testing.T, valid, invalid *int) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Any().Draw(t, "s")
+		s := GenAny().Draw(t, "s")
 		timed, ok := Check(s)
 		err := schedule.Validate(s)
 		if ok != (err == nil) {
@@ -182,7 +182,7 @@ func TestPropCheckHeadline(t *testing.T) {
 // TestPropCheckValid: every schedule Gen draws is valid, and Check says so.
 func TestPropCheckValid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := GenSchedule().Draw(t, "s")
 		if _, ok := Check(s); !ok {
 			t.Fatalf("Check(%v) says invalid; Validate says %v", s, schedule.Validate(s))
 		}

@@ -1,7 +1,10 @@
 // Package schedgen generates random valid schedules for property tests.
 // It is a test kit: only _test.go files import it (the property tests of
 // audit, interp, lint, parse, repeat, retry and schedule), and it imports
-// nothing of the module but schedule.
+// nothing of the module but schedule. It exists twice: here, and as a copy
+// in cmd/schedcheck/internal/schedgen for the schedcheck module's tests,
+// which cannot import another module's internal packages; the two are the
+// same but for import paths, and internal/layout's test keeps them so.
 //
 // Valid draws every one of the eighteen variants, nested to a bounded
 // depth, with parameters chosen to exercise the edges (tiny and huge

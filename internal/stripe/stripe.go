@@ -19,6 +19,9 @@
 // Stripes are LineSize bytes apart, so each lies within one cache line as
 // long as the first does: the tests of the packages that hold them check
 // with Apart, on values as allocated.
+//
+// Its users are budget and internal/window (and the tests of breaker). It
+// imports nothing of the module.
 package stripe
 
 import (

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/audit"
-	"github.com/recur-go/recur/internal/sat"
+	"github.com/recur-go/recur/cmd/schedcheck/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/lint"
 	"github.com/recur-go/recur/schedule"

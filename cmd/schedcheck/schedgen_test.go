@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/recur-go/recur/internal/schedgen"
+	"github.com/recur-go/recur/cmd/schedcheck/internal/schedgen"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
 )

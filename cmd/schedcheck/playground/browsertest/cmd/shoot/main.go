@@ -4,7 +4,7 @@
 // of an update per keystroke), each read in the page with
 // performance.now(). make screenshot runs it.
 //
-//	go run ./cmd/shoot -o ../../docs/playground.png
+//	go run ./cmd/shoot -o ../../../../docs/playground.png
 package main
 
 import (
@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/recur-go/recur/playground/browsertest"
+	"github.com/recur-go/recur/cmd/schedcheck/playground/browsertest"
 )
 
 // tenNodes is the policy typed key by key to time updates: 10 nodes.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/recur-go/recur/playground/engine"
+	"github.com/recur-go/recur/cmd/schedcheck/playground/engine"
 	"github.com/recur-go/recur/storm"
 )
 

@@ -1,4 +1,4 @@
-module github.com/recur-go/recur/playground/browsertest
+module github.com/recur-go/recur/cmd/schedcheck/playground/browsertest
 
 go 1.26.0
 
@@ -7,6 +7,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/google/go-cmp v0.7.0
 	github.com/recur-go/recur v0.1.0
+	github.com/recur-go/recur/cmd/schedcheck v0.1.0
 )
 
 require (
@@ -15,4 +16,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
 
-replace github.com/recur-go/recur => ../..
+replace (
+	github.com/recur-go/recur => ../../../..
+	github.com/recur-go/recur/cmd/schedcheck => ../..
+)

@@ -20,9 +20,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/cmd/schedcheck/playground"
 	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/parse"
-	"github.com/recur-go/recur/playground"
 )
 
 // env is what TestMain starts for every test: schedcheck serve and one
@@ -301,8 +301,8 @@ func TestProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src.Dir != root || src.Version != "" {
-		t.Errorf("FindSource = %+v, want the working tree %s", src, root)
+	if want := filepath.Join(root, "cmd", "schedcheck"); src.Dir != want || src.Version != "" {
+		t.Errorf("FindSource = %+v, want the working tree's %s", src, want)
 	}
 	start := time.Now()
 	built, err := b.Build(ctx, src)

@@ -6,9 +6,9 @@
 // This package embeds the page's own files (HTML, script, stylesheet and
 // storm worker) and serves them (Handler) or writes them out (WriteSite)
 // with a compiled program. The program is a build output, never committed:
-// a Builder compiles it from recur's module source into a cache directory,
-// and only a Builder runs the go command. docs/playground.md describes the
-// page.
+// a Builder compiles it from the source of its module (cmd/schedcheck's)
+// into a cache directory, and only a Builder runs the go command.
+// docs/playground.md describes the page.
 package playground
 
 import (

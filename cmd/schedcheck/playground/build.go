@@ -18,11 +18,13 @@ import (
 	"time"
 )
 
-// ModulePath is the path of recur's module, whose source a Builder builds
-// the program from.
-const ModulePath = "github.com/recur-go/recur"
+// ModulePath is the path of the module of schedcheck and the playground
+// (recur's cmd/schedcheck), whose source a Builder builds the program
+// from: the program's own package, ./playground/wasm, is in it, and it
+// requires the recur library the program runs.
+const ModulePath = "github.com/recur-go/recur/cmd/schedcheck"
 
-// Source is a copy of recur's module source on disk.
+// Source is a copy of the source of module ModulePath on disk.
 type Source struct {
 	// Dir is the module's root: its go.mod says module ModulePath.
 	Dir string
@@ -34,9 +36,9 @@ type Source struct {
 	How string
 }
 
-// Builder builds the playground's program from recur's module source with
-// the go command: FindSource finds the source, Build compiles it into a
-// cache directory. Its zero value is ready to use.
+// Builder builds the playground's program from the source of module
+// ModulePath with the go command: FindSource finds the source, Build
+// compiles it into a cache directory. Its zero value is ready to use.
 type Builder struct {
 	// Go is the go command; "" means go on the PATH.
 	Go string
@@ -73,18 +75,18 @@ func (b *Builder) goCommand() (string, error) {
 	return p, nil
 }
 
-// FindSource finds recur's module source to build the program from,
-// trying in turn:
+// FindSource finds the source of module ModulePath to build the program
+// from, trying in turn:
 //
 //  1. the module this package was compiled from, when it is still on
 //     disk: every binary built without -trimpath (go run, go build, go
 //     test, go install) knows it, so the program matches the binary's page;
-//  2. for a binary of a released recur (the Main.Version of
+//  2. for a binary of a released schedcheck (the Main.Version of
 //     runtime/debug.ReadBuildInfo, neither "(devel)" nor +dirty), that
 //     version, from the module cache or `go mod download` (which needs the
 //     network the first time);
 //  3. the working tree that `go list -m` finds from the working directory,
-//     when recur is its main module or one of its go.work's.
+//     when ModulePath is its main module or one of its go.work's.
 //
 // When none is found, the error says what was tried and what to do.
 func (b *Builder) FindSource(ctx context.Context) (Source, error) {
@@ -110,7 +112,7 @@ func (b *Builder) FindSource(ctx context.Context) (Source, error) {
 		return src, nil
 	}
 	tried = append(tried, err.Error())
-	return Source{}, fmt.Errorf("playground: found no source of %s to build the WebAssembly program from (%s): run it from a clone of the repository (go run ./cmd/schedcheck serve there), or install a release (go install %s/cmd/schedcheck@latest)",
+	return Source{}, fmt.Errorf("playground: found no source of %s to build the WebAssembly program from (%s): run it from a clone of the repository (go run ./cmd/schedcheck serve there), or install a release (go install %s@latest)",
 		ModulePath, strings.Join(tried, "; "), ModulePath)
 }
 

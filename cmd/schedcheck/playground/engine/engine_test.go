@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/cmd/schedcheck/playground/engine"
 	"github.com/recur-go/recur/parse"
-	"github.com/recur-go/recur/playground/engine"
 	"github.com/recur-go/recur/simulate"
 	"github.com/recur-go/recur/storm"
 )

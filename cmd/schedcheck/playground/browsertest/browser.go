@@ -1,7 +1,8 @@
 // Package browsertest drives the playground in headless Chromium: the
 // tests here check the page against schedcheck serve, and cmd/shoot makes
 // the README's screenshot and the figures of docs/benchmarks.md. It is a
-// module of its own, so that chromedp stays out of recur's go.mod.
+// module of its own, so that chromedp stays out of the go.mod of recur
+// and of schedcheck.
 package browsertest
 
 import (
@@ -45,7 +46,8 @@ func Chromium() (string, error) {
 	return "", errors.New("no Chromium found; install it with: " + InstallHint)
 }
 
-// Root returns the repository's root, two levels above this module.
+// Root returns the repository's root, four levels above this module
+// (cmd/schedcheck/playground/browsertest).
 func Root() (string, error) {
 	abs, err := filepath.Abs("../..")
 	if err != nil {

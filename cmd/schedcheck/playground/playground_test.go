@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/recur-go/recur/playground"
+	"github.com/recur-go/recur/cmd/schedcheck/playground"
 )
 
 func get(t *testing.T, h http.Handler, method, path, encoding string) *http.Response {

@@ -18,7 +18,7 @@ import (
 	"runtime/debug"
 	"syscall/js"
 
-	"github.com/recur-go/recur/playground/engine"
+	"github.com/recur-go/recur/cmd/schedcheck/playground/engine"
 	"github.com/recur-go/recur/storm"
 )
 

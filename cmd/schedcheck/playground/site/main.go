@@ -18,7 +18,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/recur-go/recur/playground"
+	"github.com/recur-go/recur/cmd/schedcheck/playground"
 )
 
 func main() {

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
-	"github.com/recur-go/recur/internal/fold"
+	"github.com/recur-go/recur/fold"
 	"github.com/recur-go/recur/verdict"
 )
 

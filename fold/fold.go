@@ -1,16 +1,28 @@
-// Package fold turns the breakers and budgets that a metrics exporter
-// reports into one row per target label, read at collection time from
-// their Stats, with the number of labels capped, and makes every label
-// value fit to export (Value): valid UTF-8 and at most MaxValueLen bytes.
+// Package fold is what a metrics exporter of recur needs to report
+// targets as labels without letting their number or their text run away:
+// promrecur and otelrecur use it, and an exporter of your own (StatsD,
+// Datadog, a log line) can too, so that its labels follow the same rules.
 //
-// A metrics client reports at most a cap of distinct targets; the rest
-// are folded into one label, Overflow. A folded row reports the worst
-// state of its breakers (open over half-open over closed), the sums of
-// their counters and the fewest tokens of its token buckets, so that an
-// alert on the overflow label still fires. A target that has had a label
-// of its own keeps it, so that no counter moves between labels from one
-// collection to the next. The Prometheus and OpenTelemetry modules share
-// these rules through this package.
+// Value makes any target fit to be a label value: valid UTF-8 and at most
+// MaxValueLen bytes. A metrics client reports at most a cap of distinct
+// targets; the rest are folded into one label, Overflow:
+//
+//   - Labels admits targets as labels up to a cap, for what an exporter
+//     reads at collection time: Breakers and Tokens turn the breakers and
+//     budgets of registries (and of a list of Named ones that no registry
+//     holds, which Add builds) into one row per label. A folded row
+//     reports the worst state of its breakers (open over half-open over
+//     closed), the sums of their counters and the fewest tokens of its
+//     token buckets, so that an alert on the overflow label still fires.
+//     A target that has had a label of its own keeps it, so that no
+//     counter moves between labels from one collection to the next.
+//   - Map holds an exporter's per-target instruments (counters, attribute
+//     sets) for its event path, up to a cap, past which every new target
+//     gets the Overflow entry. Reading an existing entry takes no lock and
+//     allocates nothing.
+//
+// StateValue is the gauge value of a breaker state, and CheckBuckets
+// checks the histogram bucket bounds of an exporter's Config.
 package fold
 
 import (

@@ -17,7 +17,7 @@ import (
 
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/grpcretry"
-	"github.com/recur-go/recur/internal/obstest"
+	"github.com/recur-go/recur/grpcretry/internal/obstest"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"

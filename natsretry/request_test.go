@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
-	"github.com/recur-go/recur/internal/obstest"
+	"github.com/recur-go/recur/natsretry/internal/obstest"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 

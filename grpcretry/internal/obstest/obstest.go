@@ -1,5 +1,10 @@
-// Package obstest records the events a retry.Observer receives, for the
-// adapters' tests.
+// Package obstest records the events a retry.Observer receives, for this
+// adapter's tests: it is a test kit, imported from _test.go files only.
+//
+// grpcretry, natsretry, pgretry and redisretry each keep this package, the
+// same in each but for the import path of its test (the main module's
+// internal packages are not theirs to import); internal/layout's test in
+// the main module keeps the copies the same.
 package obstest
 
 import (

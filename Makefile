@@ -47,9 +47,13 @@ MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
 
 # internal/exhaustive: every type switch over the schedule variants names
 # them all (make test runs it too, with the other tests).
+# internal/layout: the module layout holds (no non-test package imports
+# rapid, no nested module imports the main module's internal packages,
+# the test kits are imported from tests only, the copies in
+# cmd/schedcheck/internal are the same as their originals).
 lint: vet tidy
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(GO) test -count=1 ./internal/exhaustive
+	$(GO) test -count=1 ./internal/exhaustive ./internal/layout
 	@for d in $(MODULES); do \
 	  echo "staticcheck: $$d"; \
 	  (cd $$d && $(STATICCHECK) ./...) || exit 1; \

@@ -119,8 +119,9 @@ func TestPropCheckAgreesWithValidate(t *testing.T) {
 	var valid, invalid int
 	// One rapid.Check draws 100 schedules; a wrong comparison in one
 	// variant shows only in a tree whose other nodes are all valid, so
-	// draw 3000 (about 0.2s).
-	for i := 0; i < 30 && !t.Failed(); i++ {
+	// draw 3000 (about 0.2s). Under -short, where rapid draws 20, go on
+	// until each side has its 300.
+	for i := 0; (i < 30 || i < 150 && (valid < 300 || invalid < 300)) && !t.Failed(); i++ {
 		checkAgreesWithValidate(t, &valid, &invalid)
 	}
 	// Both sides must be exercised, or the property says little.

@@ -47,10 +47,11 @@ MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
 
 # internal/exhaustive: every type switch over the schedule variants names
 # them all (make test runs it too, with the other tests).
-# internal/layout: the module layout holds (no non-test package imports
-# rapid, no nested module imports the main module's internal packages,
-# the test kits are imported from tests only, the copies in
-# cmd/schedcheck/internal are the same as their originals).
+# internal/layout: the module layout holds (no non-test package of the
+# main module depends on a test library, no nested module imports its
+# internal packages, the test kits are imported from tests only, and the
+# copies of internal packages in cmd/schedcheck and in the adapters are
+# the same as their originals).
 lint: vet tidy
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) test -count=1 ./internal/exhaustive ./internal/layout
@@ -91,8 +92,8 @@ cover:
 	$(GO) tool cover -func=cover.out | tail -1
 
 # cmd/schedcheck/ is a module of its own, with the playground in it (the
-# CLI's requirements, x/image, go-toml, goleak, stay out of the library's
-# go.mod), so ./... above never enters it.
+# CLI's requirements, x/image and goleak, stay out of the library's
+# go.mod), so ./... above never enters it; vet and props take it in.
 cli-test:
 	cd cmd/schedcheck && $(GO) test -race -count=1 ./...
 

@@ -3,28 +3,34 @@
 GO          ?= go
 # Property tests run at a larger size here than in the quick -race pass.
 RAPID_CHECKS ?= 1000
-PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}{{end}}' ./... | awk '/pgregory.net\/rapid/ {print $$1}')
+# prop_pkgs lists the packages of the module in folder $(1) whose tests
+# import rapid.
+prop_pkgs    = $(shell cd $(1) && $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}{{end}}' ./... | awk '/pgregory.net\/rapid/ {print $$1}')
+PROP_PKGS   ?= $(call prop_pkgs,.)
+CLI_PROP_PKGS ?= $(call prop_pkgs,cmd/schedcheck)
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test mongo-test config-test failure-test standalone
+.PHONY: prom-test otel-test mongo-test config-test failure-test cli-test standalone
 
-test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test
+test: vet race props cli-test bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test
 
 vet:
 	$(GO) vet ./...
+	cd cmd/schedcheck && $(GO) vet ./...
 
 race:
 	$(GO) test -race -count=1 ./...
 
 props:
 	@if [ -n "$(PROP_PKGS)" ]; then $(GO) test -count=1 -run 'Prop|Law' $(PROP_PKGS) -rapid.checks=$(RAPID_CHECKS); fi
+	@if [ -n "$(CLI_PROP_PKGS)" ]; then cd cmd/schedcheck && $(GO) test -count=1 -run 'Prop|Law' $(CLI_PROP_PKGS) -rapid.checks=$(RAPID_CHECKS); fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fuzz:
-	@for p in $$($(GO) list ./...); do \
+	@for p in $$($(GO) list ./... ./cmd/schedcheck/...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
 	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$p || exit 1; \
 	  done; \
@@ -41,21 +47,18 @@ MODULES     ?= $(shell $(GO) list -m -f '{{.Dir}}')
 
 # internal/exhaustive: every type switch over the schedule variants names
 # them all (make test runs it too, with the other tests).
+# internal/layout: the module layout holds (no non-test package of the
+# main module depends on a test library, no nested module imports its
+# internal packages, the test kits are imported from tests only, and the
+# copies of internal packages in cmd/schedcheck and in the adapters are
+# the same as their originals).
 lint: vet tidy
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(STATICCHECK) ./...
-	$(GO) test -count=1 ./internal/exhaustive
-	cd bench && $(STATICCHECK) ./...
-	cd grpcretry && $(STATICCHECK) ./...
-	cd pgretry && $(STATICCHECK) ./...
-	cd redisretry && $(STATICCHECK) ./...
-	cd natsretry && $(STATICCHECK) ./...
-	cd otelrecur && $(STATICCHECK) ./...
-	cd playground/browsertest && $(STATICCHECK) ./...
-	cd promrecur && $(STATICCHECK) ./...
-	cd mongorecur && $(STATICCHECK) ./...
-	cd configtest && $(STATICCHECK) ./...
-	cd failuretable && $(STATICCHECK) ./...
+	$(GO) test -count=1 ./internal/exhaustive ./internal/layout
+	@for d in $(MODULES); do \
+	  echo "staticcheck: $$d"; \
+	  (cd $$d && $(STATICCHECK) ./...) || exit 1; \
+	done
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -67,16 +70,32 @@ tidy:
 
 # standalone builds and vets (which compiles the tests) every module on its
 # own, GOWORK=off, as a user who requires it sees it: the requirements of
-# each go.mod, not the workspace's, must be enough.
+# each go.mod, not the workspace's, must be enough. It then runs each
+# module's tests the same way, with -short, but for the modules in
+# STANDALONE_NO_TEST, whose tests start a server or a browser (PostgreSQL,
+# redis-server, Chromium): make test runs those once, in the workspace.
+STANDALONE_NO_TEST ?= pgretry redisretry cmd/schedcheck/playground/browsertest
 standalone:
 	@for d in $(MODULES); do \
 	  echo "GOWORK=off: $$d"; \
 	  (cd $$d && GOWORK=off $(GO) build ./... && GOWORK=off $(GO) vet ./...) || exit 1; \
 	done
+	@for d in $(MODULES); do \
+	  rel=$${d#$(CURDIR)}; rel=$${rel#/}; \
+	  case " $(STANDALONE_NO_TEST) " in *" $$rel "*) echo "GOWORK=off: $$d: tests in make test"; continue;; esac; \
+	  echo "GOWORK=off go test -short: $$d"; \
+	  (cd $$d && GOWORK=off $(GO) test -count=1 -short ./...) || exit 1; \
+	done
 
 cover:
 	$(GO) test -coverprofile=cover.out ./...
 	$(GO) tool cover -func=cover.out | tail -1
+
+# cmd/schedcheck/ is a module of its own, with the playground in it (the
+# CLI's requirements, x/image and goleak, stay out of the library's
+# go.mod), so ./... above never enters it; vet and props take it in.
+cli-test:
+	cd cmd/schedcheck && $(GO) test -race -count=1 ./...
 
 # bench/ is a module of its own (the peers it measures stay out of the main
 # go.mod), so ./... above never enters it: its tests run here, without
@@ -157,20 +176,21 @@ bench-peers:
 # Go's build cache makes a rebuild of unchanged source quick.
 # wasm builds them there the same way (playground.Builder) and prints where.
 wasm:
-	$(GO) run ./playground/site -wasm-only
+	$(GO) run ./cmd/schedcheck/playground/site -wasm-only
 
 # The page as a static folder for any web host, with the program built as
 # wasm builds it.
 SITE ?= site
 site:
-	$(GO) run ./playground/site -o $(SITE)
+	$(GO) run ./cmd/schedcheck/playground/site -o $(SITE)
 
-# playground/browsertest is a module of its own (chromedp stays out of the
-# main go.mod): it drives headless Chromium against schedcheck serve, which
-# builds this tree's program into the user cache, outside the tree.
+# cmd/schedcheck/playground/browsertest is a module of its own (chromedp
+# stays out of the go.mod of recur and of schedcheck): it drives headless
+# Chromium against schedcheck serve, which builds this tree's program into
+# the user cache, outside the tree.
 browser-test:
-	cd playground/browsertest && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd cmd/schedcheck/playground/browsertest && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # docs/playground.png for the README, and the figures of docs/benchmarks.md.
 screenshot:
-	cd playground/browsertest && $(GO) run ./cmd/shoot -o ../../docs/playground.png
+	cd cmd/schedcheck/playground/browsertest && $(GO) run ./cmd/shoot -o ../../../../docs/playground.png

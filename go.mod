@@ -7,10 +7,6 @@ require (
 	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/google/go-cmp v0.7.0
 	github.com/pelletier/go-toml/v2 v2.4.3
-	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.6
-	golang.org/x/image v0.48.0
 	pgregory.net/rapid v1.3.0
 )
-
-require github.com/stretchr/testify v1.12.1 // indirect

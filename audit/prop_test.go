@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
@@ -32,7 +31,7 @@ func hasSpaced(s schedule.Schedule) bool {
 }
 
 // small returns a generator of schedules with Spaced and UpTo on a
-// seconds scale, where attempt times and budgets meet: schedgen.Gen
+// seconds scale, where attempt times and budgets meet: genSchedule
 // spreads its durations too widely to hit these cases often.
 func small() *rapid.Generator[schedule.Schedule] {
 	var draw func(t *rapid.T, depth int) schedule.Schedule
@@ -73,9 +72,9 @@ func small() *rapid.Generator[schedule.Schedule] {
 	return rapid.Custom(func(t *rapid.T) schedule.Schedule { return draw(t, 3) })
 }
 
-// policy draws from schedgen.Gen or small.
+// policy draws from genSchedule or small.
 func policy() *rapid.Generator[schedule.Schedule] {
-	return rapid.OneOf(schedgen.Gen(), small())
+	return rapid.OneOf(genSchedule(), small())
 }
 
 // minAttempt draws a least attempt time: zero, or one of a few scales.

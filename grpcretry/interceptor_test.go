@@ -19,7 +19,7 @@ import (
 
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/grpcretry"
-	"github.com/recur-go/recur/internal/obstest"
+	"github.com/recur-go/recur/grpcretry/internal/obstest"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
@@ -183,9 +182,9 @@ func TestEdgeFullJitterKeepsItsSpreadAtSaturation(t *testing.T) {
 func TestPropJitterInRangeNearMax(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		inner := schedule.Exponential{
-			Base:      schedgen.Duration().Draw(t, "base"),
+			Base:      interp.GenDuration().Draw(t, "base"),
 			FactorPct: rapid.IntRange(100, 1000).Draw(t, "factor"),
-			Cap:       schedgen.Duration().Draw(t, "cap"),
+			Cap:       interp.GenDuration().Draw(t, "cap"),
 		}
 		lo := rapid.IntRange(0, 1000).Draw(t, "low")
 		hi := rapid.IntRange(lo, 1000).Draw(t, "high")
@@ -211,9 +210,9 @@ func TestPropJitterInRangeNearMax(t *testing.T) {
 func TestPropExponentialSaturates(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := schedule.Exponential{
-			Base:      schedgen.Duration().Draw(t, "base"),
+			Base:      interp.GenDuration().Draw(t, "base"),
 			FactorPct: rapid.OneOf(rapid.IntRange(100, 1000), rapid.IntRange(1000, 1<<62)).Draw(t, "factor"),
-			Cap:       schedgen.Duration().Draw(t, "cap"),
+			Cap:       interp.GenDuration().Draw(t, "cap"),
 		}
 		first := min(s.Base, s.Cap)
 		stalls := new(big.Int).Mul(big.NewInt(int64(first)), big.NewInt(int64(s.FactorPct-100))).Cmp(big.NewInt(100)) < 0

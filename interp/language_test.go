@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
@@ -210,7 +209,7 @@ func TestPropSumBoundsAdd(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pick := func(label string) schedule.Schedule {
 			if rapid.Bool().Draw(t, label+" leaf") {
-				return schedgen.Leaf().Draw(t, label) // most leaves never stop
+				return interp.GenLeaf().Draw(t, label) // most leaves never stop
 			}
 			return gen(t, label)
 		}

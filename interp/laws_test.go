@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
@@ -76,7 +75,7 @@ type run struct {
 }
 
 func drawRun(t *rapid.T) run {
-	return run{rapid.Uint64().Draw(t, "seed"), schedgen.Durations(40).Draw(t, "durs")}
+	return run{rapid.Uint64().Draw(t, "seed"), interp.GenDurations(40).Draw(t, "durs")}
 }
 
 // equiv fails t unless a and b make the same decisions on r.
@@ -96,7 +95,7 @@ func law(t *testing.T, build func(t *rapid.T) (lhs, rhs schedule.Schedule)) {
 	})
 }
 
-func gen(t *rapid.T, label string) schedule.Schedule { return schedgen.Gen().Draw(t, label) }
+func gen(t *rapid.T, label string) schedule.Schedule { return interp.GenSchedule().Draw(t, label) }
 
 func n(t *rapid.T, label string) int { return rapid.IntRange(1, 40).Draw(t, label) }
 
@@ -108,7 +107,7 @@ func limit(t *rapid.T, label string) time.Duration {
 	case 1:
 		return schedule.MaxDuration - time.Duration(rapid.Int64Range(0, 1000).Draw(t, label+"below"))
 	}
-	return schedgen.Duration().Draw(t, label)
+	return interp.GenDuration().Draw(t, label)
 }
 
 func TestLawUnionCommutative(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
 )
@@ -233,9 +232,9 @@ type refDecision struct {
 
 func TestPropMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := GenSchedule().Draw(t, "s")
 		seed := rapid.Uint64().Draw(t, "seed")
-		durs := schedgen.Durations(40).Draw(t, "durs")
+		durs := GenDurations(40).Draw(t, "durs")
 		want, got := refDecisions(s, seed, durs, 200), runDecisions(s, seed, durs, 200)
 		if !slices.Equal(want, got) { // cmp.Diff is slow: only for the message
 			t.Fatalf("%v: (-reference +Run):\n%s", s, cmp.Diff(want, got))

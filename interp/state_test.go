@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
@@ -293,9 +292,9 @@ func TestUnmarshalAcceptsReachableEdges(t *testing.T) {
 // restored run makes the same decisions as the original.
 func TestPropSteppedStateRoundTrips(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
-		durs := schedgen.Durations(16).Draw(t, "durs")
-		late := schedgen.Durations(16).Draw(t, "late")
+		s := interp.GenSchedule().Draw(t, "s")
+		durs := interp.GenDurations(16).Draw(t, "durs")
+		late := interp.GenDurations(16).Draw(t, "late")
 		r := interp.Start(s, rapid.Uint64().Draw(t, "seed"))
 		var clock time.Duration
 		back := interp.Start(s, 0)

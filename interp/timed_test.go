@@ -57,12 +57,12 @@ func TestNeedsStart(t *testing.T) {
 // given.
 func TestPropNeedsStartIsSound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := GenSchedule().Draw(t, "s")
 		if NeedsStart(s) {
 			return
 		}
 		seed := rapid.Uint64().Draw(t, "seed")
-		durs := schedgen.Durations(50).Draw(t, "durations")
+		durs := GenDurations(50).Draw(t, "durations")
 		timed, zero := Start(s, seed), Start(s, seed)
 		var now time.Duration
 		for i, d := range durs {
@@ -95,7 +95,7 @@ func contains(s schedule.Schedule) bool {
 
 func TestPropNeedsStartMatchesDefinition(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := GenSchedule().Draw(t, "s")
 		if got, want := NeedsStart(s), contains(s); got != want {
 			t.Fatalf("NeedsStart(%v) = %v, want %v", s, got, want)
 		}
@@ -119,8 +119,9 @@ func TestPropCheckAgreesWithValidate(t *testing.T) {
 	var valid, invalid int
 	// One rapid.Check draws 100 schedules; a wrong comparison in one
 	// variant shows only in a tree whose other nodes are all valid, so
-	// draw 3000 (about 0.2s).
-	for i := 0; i < 30 && !t.Failed(); i++ {
+	// draw 3000 (about 0.2s). Under -short, where rapid draws 20, go on
+	// until each side has its 300.
+	for i := 0; (i < 30 || i < 150 && (valid < 300 || invalid < 300)) && !t.Failed(); i++ {
 		checkAgreesWithValidate(t, &valid, &invalid)
 	}
 	// Both sides must be exercised, or the property says little.
@@ -131,7 +132,7 @@ func TestPropCheckAgreesWithValidate(t *testing.T) {
 
 func checkAgreesWithValidate(t *testing.T, valid, invalid *int) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Any().Draw(t, "s")
+		s := GenAny().Draw(t, "s")
 		timed, ok := Check(s)
 		err := schedule.Validate(s)
 		if ok != (err == nil) {
@@ -182,7 +183,7 @@ func TestPropCheckHeadline(t *testing.T) {
 // TestPropCheckValid: every schedule Gen draws is valid, and Check says so.
 func TestPropCheckValid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := GenSchedule().Draw(t, "s")
 		if _, ok := Check(s); !ok {
 			t.Fatalf("Check(%v) says invalid; Validate says %v", s, schedule.Validate(s))
 		}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
 )
@@ -50,7 +49,7 @@ func TestWholeShapeOf(t *testing.T) {
 // the Times, seed, first start and attempt durations, and across a Reset.
 func TestPropWholeInline(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		d := schedgen.Duration()
+		d := GenDuration()
 		exp := schedule.Exponential{
 			Base:      d.Draw(t, "base"),
 			FactorPct: rapid.IntRange(100, 1000).Draw(t, "factor"),
@@ -65,7 +64,7 @@ func TestPropWholeInline(t *testing.T) {
 			schedule.Intersect{A: times, B: jit},
 		}).Draw(t, "s")
 		seed := rapid.Uint64().Draw(t, "seed")
-		durs := schedgen.Durations(10).Draw(t, "durs")
+		durs := GenDurations(10).Draw(t, "durs")
 		first := rapid.SampledFrom([]time.Duration{0, time.Nanosecond, time.Hour}).Draw(t, "first start")
 
 		inline, general := Start(s, seed), Start(s, seed)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/lint"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
@@ -23,7 +22,7 @@ var hedgeFixed = regexp.MustCompile(`^spaced\(50ms\) & times\([2-5]\)$`)
 // genSource draws a policy as text: a generated schedule in infix form,
 // sometimes with its whole milliseconds written bare, as in spaced(5).
 func genSource(t *rapid.T) string {
-	src := parse.Format(schedgen.Gen().Draw(t, "s"), parse.Infix)
+	src := parse.Format(genSchedule().Draw(t, "s"), parse.Infix)
 	if rapid.Bool().Draw(t, "bare") {
 		src = millis.ReplaceAllString(src, "$1$2")
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
-	"github.com/recur-go/recur/internal/obstest"
+	"github.com/recur-go/recur/natsretry/internal/obstest"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"

@@ -2,7 +2,7 @@ package otelrecur
 
 import (
 	"context"
-	"github.com/recur-go/recur/internal/fold"
+	"github.com/recur-go/recur/fold"
 	"math"
 
 	"go.opentelemetry.io/otel/attribute"

@@ -3,8 +3,7 @@ package otelrecur
 import (
 	"context"
 	"errors"
-	"github.com/recur-go/recur/internal/fold"
-	"github.com/recur-go/recur/internal/keyed"
+	"github.com/recur-go/recur/fold"
 	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -69,8 +68,8 @@ func (m *Metrics) build(meter metric.Meter, buckets []float64) error {
 	if err != nil {
 		return err
 	}
-	m.targets = keyed.New(m.max, Overflow, m.newTarget)
-	m.reasons = keyed.New(MaxReasons, Overflow, func(r string) string { return r })
+	m.targets = fold.NewMap(m.max, m.newTarget)
+	m.reasons = fold.NewMap(MaxReasons, func(r string) string { return r })
 	return nil
 }
 
@@ -84,14 +83,14 @@ type target struct {
 	record   []metric.RecordOption // the same, for the histogram
 	attempts [len(verdicts)]atomic.Pointer[[]metric.AddOption]
 	giveups  [len(reasons)]atomic.Pointer[[]metric.AddOption]
-	retries  *keyed.Map[[]metric.AddOption]
+	retries  *fold.Map[[]metric.AddOption]
 }
 
 func (m *Metrics) newTarget(name string) *target {
 	opt := metric.WithAttributeSet(attribute.NewSet(m.client, TargetKey.String(name)))
 	t := &target{m: m, name: name, add: []metric.AddOption{opt}, record: []metric.RecordOption{opt}}
 	// At most MaxReasons reasons and Overflow reach it, through m.reasons.
-	t.retries = keyed.New(MaxReasons+1, Overflow, func(r string) []metric.AddOption { return t.with(ReasonKey.String(r)) })
+	t.retries = fold.NewMap(MaxReasons+1, func(r string) []metric.AddOption { return t.with(ReasonKey.String(r)) })
 	return t
 }
 

@@ -3,8 +3,7 @@ package otelrecur
 import (
 	"errors"
 	"fmt"
-	"github.com/recur-go/recur/internal/fold"
-	"github.com/recur-go/recur/internal/keyed"
+	"github.com/recur-go/recur/fold"
 	"math"
 	"sync"
 	"unicode/utf8"
@@ -168,8 +167,8 @@ type Metrics struct {
 	tokens               metric.Float64ObservableGauge
 	reg                  metric.Registration
 
-	targets *keyed.Map[*target]
-	reasons *keyed.Map[string]
+	targets *fold.Map[*target]
+	reasons *fold.Map[string]
 
 	breakerReg *breaker.Registry
 	budgetReg  *budget.Registry

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
@@ -18,7 +17,7 @@ import (
 // schedules of every variant, nested.
 func TestPropRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := genSchedule().Draw(t, "s")
 		got, err := parse.Parse(s.String())
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", s.String(), err)
@@ -33,7 +32,7 @@ func TestPropRoundTrip(t *testing.T) {
 // same value, and that printing is idempotent in both styles.
 func TestPropInfixRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := genSchedule().Draw(t, "s")
 		infix := parse.Format(s, parse.Infix)
 		got, err := parse.Parse(infix)
 		if err != nil {
@@ -59,7 +58,7 @@ var word = regexp.MustCompile(`[A-Za-z]+\(|Forever`)
 // arguments, spaces, newlines and comments.
 func TestPropSpellings(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := genSchedule().Draw(t, "s")
 		src := s.String()
 		switch rapid.IntRange(0, 3).Draw(t, "how") {
 		case 0:

@@ -3,7 +3,7 @@ package promrecur
 import (
 	"errors"
 	"fmt"
-	"github.com/recur-go/recur/internal/fold"
+	"github.com/recur-go/recur/fold"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/recur-go/recur/breaker"

@@ -2,8 +2,7 @@ package promrecur
 
 import (
 	"context"
-	"github.com/recur-go/recur/internal/fold"
-	"github.com/recur-go/recur/internal/keyed"
+	"github.com/recur-go/recur/fold"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -71,8 +70,8 @@ func (m *Metrics) build(c Config) {
 	m.rejected = prometheus.NewDesc(nameRejected, "Calls the circuit breaker refused.", []string{"target"}, constant)
 	m.tokens = prometheus.NewDesc(nameTokens, "Tokens left in the target's retry budget (token buckets only); retries stop at half the maximum.", []string{"target"}, constant)
 
-	m.targets = keyed.New(m.max, Overflow, m.newTarget)
-	m.reasons = keyed.New(MaxReasons, Overflow, func(r string) string { return r })
+	m.targets = fold.NewMap(m.max, m.newTarget)
+	m.reasons = fold.NewMap(MaxReasons, func(r string) string { return r })
 }
 
 // target holds one target's series, resolved once so that an event costs
@@ -83,7 +82,7 @@ type target struct {
 	duration                    prometheus.Observer
 	attempts                    [len(verdicts)]atomic.Pointer[prometheus.Counter]
 	giveups                     [len(reasons)]atomic.Pointer[prometheus.Counter]
-	retries                     *keyed.Map[prometheus.Counter]
+	retries                     *fold.Map[prometheus.Counter]
 }
 
 // newTarget makes the series of name, a target label value already
@@ -98,7 +97,7 @@ func (m *Metrics) newTarget(name string) *target {
 		duration:  m.duration.WithLabelValues(name),
 	}
 	// At most MaxReasons reasons and Overflow reach it, through m.reasons.
-	t.retries = keyed.New(MaxReasons+1, Overflow, func(r string) prometheus.Counter { return m.retries.WithLabelValues(name, r) })
+	t.retries = fold.NewMap(MaxReasons+1, func(r string) prometheus.Counter { return m.retries.WithLabelValues(name, r) })
 	return t
 }
 

@@ -3,8 +3,7 @@ package promrecur
 import (
 	"errors"
 	"fmt"
-	"github.com/recur-go/recur/internal/fold"
-	"github.com/recur-go/recur/internal/keyed"
+	"github.com/recur-go/recur/fold"
 	"sync"
 	"unicode/utf8"
 
@@ -85,8 +84,8 @@ type Metrics struct {
 	calls, attempts, retries, throttled, giveups, recovered *prometheus.CounterVec
 	duration                                                *prometheus.HistogramVec
 
-	targets *keyed.Map[*target]
-	reasons *keyed.Map[string]
+	targets *fold.Map[*target]
+	reasons *fold.Map[string]
 
 	state, opened, rejected, tokens *prometheus.Desc
 

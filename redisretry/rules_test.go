@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
-	"github.com/recur-go/recur/internal/obstest"
 	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/redisretry/internal/obstest"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 	"github.com/redis/go-redis/v9"

@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/repeat"
@@ -21,10 +20,10 @@ import (
 // Repeat waits exactly what the interpreter decides and counts the runs.
 func TestPropRepeatFollowsSchedule(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := genSchedule().Draw(t, "s")
 		seed := rapid.Uint64().Draw(t, "seed")
 		maxRuns := rapid.IntRange(1, 20).Draw(t, "max runs") // the run after this fails
-		durs := schedgen.Durations(maxRuns+1).Draw(t, "durations")
+		durs := genDurations(maxRuns+1).Draw(t, "durations")
 
 		var waits []time.Duration
 		wantRuns, stopped := maxRuns, false

@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
@@ -267,7 +266,7 @@ func TestHedgeDoneContext(t *testing.T) {
 // not return to discard exactly once.
 func TestPropHedge(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		s := schedgen.Gen().Draw(rt, "s")
+		s := genSchedule().Draw(rt, "s")
 		lat := rapid.SliceOfN(rapid.IntRange(0, 50), 1, 8).Draw(rt, "latency ms")
 		fails := rapid.SliceOfN(rapid.Bool(), 1, 8).Draw(rt, "fails")
 		deadline := time.Duration(rapid.IntRange(1, 100).Draw(rt, "deadline ms")) * time.Millisecond

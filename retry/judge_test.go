@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/clockcap"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
@@ -216,7 +215,7 @@ func BenchmarkDoFirstTry(b *testing.B) {
 // still allows.
 func TestPropAttemptNumbers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "schedule")
+		s := genSchedule().Draw(t, "schedule")
 		failures := rapid.IntRange(0, 30).Draw(t, "failures")
 		seed := rapid.Uint64().Draw(t, "seed")
 		limits := schedule.Bounds(s)

@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
@@ -51,10 +50,10 @@ func model(s schedule.Schedule, seed uint64, durs []time.Duration, failures int,
 // starts no attempt at or after the deadline, and ends as the model does.
 func TestPropRetryFollowsSchedule(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := genSchedule().Draw(t, "s")
 		seed := rapid.Uint64().Draw(t, "seed")
 		failures := rapid.IntRange(0, 20).Draw(t, "failures")
-		durs := schedgen.Durations(failures+1).Draw(t, "durations")
+		durs := genDurations(failures+1).Draw(t, "durations")
 		var deadline time.Duration
 		if rapid.Bool().Draw(t, "has deadline") {
 			deadline = time.Duration(rapid.Int64Range(1, int64(10*time.Minute)).Draw(t, "deadline"))

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
 )
@@ -122,8 +121,8 @@ func TestLimitsBounded(t *testing.T) {
 // TestPropBoundsUpTo checks what an UpTo at the root always guarantees.
 func TestPropBoundsUpTo(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
-		budget := schedgen.Duration().Draw(t, "budget")
+		s := genSchedule().Draw(t, "s")
+		budget := genDuration().Draw(t, "budget")
 		if budget == schedule.MaxDuration {
 			budget-- // a budget of MaxDuration saturates: no bound
 		}
@@ -138,7 +137,7 @@ func TestPropBoundsUpTo(t *testing.T) {
 // spelling of a schedule, and is consistent in itself.
 func TestPropBoundsSimplified(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := genSchedule().Draw(t, "s")
 		b := schedule.Bounds(s)
 		if diff := cmp.Diff(b, schedule.Bounds(schedule.Simplify(s))); diff != "" {
 			t.Fatalf("Bounds(%v) (-s +simplified):\n%s", s, diff)

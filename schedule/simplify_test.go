@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/recur-go/recur/internal/schedgen"
 	"github.com/recur-go/recur/schedule"
 	"pgregory.net/rapid"
 )
@@ -112,7 +111,7 @@ func size(s schedule.Schedule) int {
 
 func TestPropSimplifyIsValidAndNoLarger(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		s := schedgen.Gen().Draw(t, "s")
+		s := genSchedule().Draw(t, "s")
 		got := schedule.Simplify(s)
 		if err := schedule.Validate(got); err != nil {
 			t.Fatalf("Simplify(%v) = %v: %v", s, got, err)
@@ -127,7 +126,7 @@ func TestPropSimplifyIsValidAndNoLarger(t *testing.T) {
 // commutativity and associativity equate simplify to == values.
 func TestPropSimplifyIsCanonical(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := schedgen.Gen()
+		g := genSchedule()
 		a, b, c := g.Draw(t, "a"), g.Draw(t, "b"), g.Draw(t, "c")
 		pairs := [][2]schedule.Schedule{
 			{union{a, b}, union{b, a}},

@@ -8,7 +8,6 @@ import (
 	"github.com/cenkalti/backoff/v5"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"github.com/hashicorp/go-retryablehttp"
-	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 	goretry "github.com/sethvargo/go-retry"
@@ -25,6 +24,17 @@ const (
 // Steps are the steps the table reports.
 var Steps = []int64{100, 10_000, 10_000_000}
 
+// addDur returns a+b for non-negative a and b, held at the largest
+// Duration where the sum would overflow (as recur's own clocks add). It is
+// a copy of the main module's internal sat.AddDur, which a module of its
+// own cannot import.
+func addDur(a, b time.Duration) time.Duration {
+	if s := a + b; s >= a {
+		return s
+	}
+	return schedule.MaxDuration
+}
+
 // just wraps a stepper that needs no stop.
 func just(next func() time.Duration) (func() time.Duration, func()) { return next, nil }
 
@@ -37,7 +47,7 @@ func recurCase(config string, s schedule.Schedule) Case {
 			if !ok {
 				panic("schedule stopped")
 			}
-			now = sat.AddDur(now, d)
+			now = addDur(now, d)
 			return d
 		})
 	}}

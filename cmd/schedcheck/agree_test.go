@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/audit"
-	"github.com/recur-go/recur/internal/sat"
-	"github.com/recur-go/recur/internal/schedgen"
+	"github.com/recur-go/recur/cmd/schedcheck/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/lint"
 	"github.com/recur-go/recur/schedule"
@@ -36,7 +35,7 @@ type explained struct {
 // policy that never stops or waits too long exactly when Bounds says so.
 func TestPropAgreeWithBounds(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		s := schedgen.Gen().Draw(rt, "s")
+		s := genSchedule().Draw(rt, "s")
 		at := rapid.SampledFrom([]time.Duration{0, time.Millisecond, 3 * time.Second}).Draw(rt, "attempt")
 		seed := rapid.Uint64().Draw(rt, "seed")
 		b := schedule.Bounds(s)

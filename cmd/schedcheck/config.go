@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/recur-go/recur/internal/yamlguard"
+	"github.com/recur-go/recur/cmd/schedcheck/internal/yamlguard"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/recur-go/recur/internal/yamlguard"
+	"github.com/recur-go/recur/cmd/schedcheck/internal/yamlguard"
 	"github.com/recur-go/recur/parse"
 )
 

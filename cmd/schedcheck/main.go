@@ -33,7 +33,7 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/recur-go/recur/internal/suggest"
+	"github.com/recur-go/recur/cmd/schedcheck/internal/suggest"
 )
 
 // maxInput is the most bytes schedcheck reads from one file or from

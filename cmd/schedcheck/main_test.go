@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/recur-go/recur/internal/sat"
+	"github.com/recur-go/recur/cmd/schedcheck/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recur-go/recur/internal/sat"
+	"github.com/recur-go/recur/cmd/schedcheck/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )

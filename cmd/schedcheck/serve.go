@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/recur-go/recur/playground"
+	"github.com/recur-go/recur/cmd/schedcheck/playground"
 )
 
 const serveHelp = `

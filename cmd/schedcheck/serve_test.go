@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recur-go/recur/playground"
+	"github.com/recur-go/recur/cmd/schedcheck/playground"
 	"go.uber.org/goleak"
 )
 

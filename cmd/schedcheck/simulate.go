@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/recur-go/recur/internal/sat"
+	"github.com/recur-go/recur/cmd/schedcheck/internal/sat"
 	"github.com/recur-go/recur/simulate"
 )
 

@@ -12,10 +12,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/clockcap"
-	"go.uber.org/goleak"
+	"github.com/recur-go/recur/internal/leakcheck"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leakcheck.VerifyTestMain(m) }
 
 // TestRun: three 503s open the breaker; the calls in the next five seconds
 // are refused without reaching the server; then a probe gets through and

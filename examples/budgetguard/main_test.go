@@ -9,11 +9,11 @@ import (
 
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/leakcheck"
 	"github.com/recur-go/recur/randcap"
-	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leakcheck.VerifyTestMain(m) }
 
 // TestGatewaySheds: against a backend that refuses everything, the gateway
 // soon sheds most requests locally, and the backend sees only the others.

@@ -7,11 +7,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/leakcheck"
 	"github.com/recur-go/recur/randcap"
-	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leakcheck.VerifyTestMain(m) }
 
 const want = `a GET that fails twice, first with Retry-After: 1 (GET /quote)
     attempt 1: HTTP 503 Service Unavailable; retrying

@@ -11,13 +11,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/leakcheck"
 	"github.com/recur-go/recur/repeat"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/schedule"
-	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leakcheck.VerifyTestMain(m) }
 
 type transport func(*http.Request) (*http.Response, error)
 

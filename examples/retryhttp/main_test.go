@@ -11,13 +11,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/internal/leakcheck"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
-	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leakcheck.VerifyTestMain(m) }
 
 // transport is a fake network: a handler for the HTTP client,
 // with no sockets and no goroutines.

@@ -18,6 +18,8 @@
 //	//exhaustive:partial the rule is about caps; other nodes have none
 //
 // which the check accepts when it gives a reason.
+//
+// Nothing imports it: its own test runs the check (make lint runs it).
 package exhaustive
 
 import (

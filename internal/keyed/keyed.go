@@ -10,6 +10,10 @@
 // keys costs O(n) time and memory in all, not O(n²). Past the cap every
 // new name gets one shared overflow entry, so a label explosion (a path or
 // an ID where a host was meant) costs a bounded amount of memory.
+//
+// Its users are breaker and budget, whose registries are Maps, and
+// package fold, which exports a Map for metrics exporters. It imports
+// nothing of the module.
 package keyed
 
 import (

@@ -1,6 +1,13 @@
-// Package sat is the one home of saturating arithmetic on non-negative
+// Package sat is the home of saturating arithmetic on non-negative
 // int64 counts and durations: a result that would overflow is held at
 // math.MaxInt64 (schedule.MaxDuration for a Duration) instead.
+//
+// Its users are schedule, interp, explain, simulate, storm, audit and
+// breaker, and the tests of repeat and retry. It imports nothing of the
+// module. It exists twice: here, and as a copy in
+// cmd/schedcheck/internal/sat for the schedcheck module, which cannot
+// import another module's internal packages; the two are the same but for
+// import paths, and internal/layout's test keeps them so.
 package sat
 
 import (

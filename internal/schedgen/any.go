@@ -5,36 +5,30 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/schedule"
-	"pgregory.net/rapid"
 )
 
 // Wrapper satisfies schedule.Schedule by embedding one, but it is not a
 // variant: schedule.Validate rejects it.
 type Wrapper struct{ schedule.Schedule }
 
-// Any returns a generator of schedules that may be invalid: trees of
-// every variant with zero, one or two faults. A node without a fault
-// takes parameters at or near the valid side of every bound that
-// schedule.Validate checks (n = 1, factor = 100%, low = high, a zero
-// budget); a faulty node breaks one bound by a little or a lot, or is a
-// missing child, a pointer to a variant or a value that only embeds one.
-// About a third of the schedules it draws are valid.
-func Any() *rapid.Generator[schedule.Schedule] {
-	return rapid.Custom(func(t *rapid.T) schedule.Schedule {
-		faults := rapid.IntRange(0, 2).Draw(t, "faults")
-		return drawAny(t, MaxDepth, &faults)
-	})
+// Any returns a schedule that may be invalid: a tree of every variant
+// with zero, one or two faults. A node without a fault takes parameters at
+// or near the valid side of every bound that schedule.Validate checks
+// (n = 1, factor = 100%, low = high, a zero budget); a faulty node breaks
+// one bound by a little or a lot, or is a missing child, a pointer to a
+// variant or a value that only embeds one. About a third of the schedules
+// it draws are valid.
+func Any(src Source) schedule.Schedule {
+	faults := src.IntRange(0, 2, "faults")
+	return drawAny(src, MaxDepth, &faults)
 }
 
-// pick draws one of the values.
-func pick[V any](t *rapid.T, label string, vs ...V) V { return rapid.SampledFrom(vs).Draw(t, label) }
-
-func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
+func drawAny(t Source, depth int, faults *int) schedule.Schedule {
 	kinds := 9
 	if depth > 0 {
 		kinds = 18
 	}
-	kind := rapid.IntRange(0, kinds-1).Draw(t, "anykind")
+	kind := t.IntRange(0, kinds-1, "anykind")
 	switch {
 	case depth == 0 && kind >= 6: // the leaves added later: Linear, Random, DecorrelatedV2
 		kind += 10
@@ -45,7 +39,7 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 	case kind == 17:
 		kind = 19
 	}
-	fault := *faults > 0 && rapid.Bool().Draw(t, "fault")
+	fault := *faults > 0 && t.Bool("fault")
 	if fault {
 		*faults--
 	}
@@ -59,7 +53,7 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 		return pick(t, label, -1, -time.Second, time.Duration(math.MinInt64))
 	}
 	if fault {
-		switch rapid.IntRange(0, 5).Draw(t, "oddkind") {
+		switch t.IntRange(0, 5, "oddkind") {
 		case 0:
 			return nil
 		case 1:
@@ -75,7 +69,7 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 	case 16:
 		l := schedule.Linear{Base: nonneg("base"), Step: nonneg("step")}
 		if fault {
-			if rapid.Bool().Draw(t, "which") {
+			if t.Bool("which") {
 				l.Base = neg("base")
 			} else {
 				l.Step = neg("step")
@@ -86,7 +80,7 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 		lo := nonneg("lo")
 		r := schedule.Random{Lo: lo, Hi: pick(t, "hi", lo, schedule.MaxDuration)}
 		if fault {
-			if rapid.Bool().Draw(t, "which") {
+			if t.Bool("which") {
 				r.Lo = neg("lo")
 			} else if lo > 0 {
 				r.Hi = lo - 1
@@ -129,12 +123,12 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 	case 2:
 		e := schedule.Exponential{Base: pos("base"), FactorPct: pick(t, "factor", 100, 101, math.MaxInt), Cap: pos("cap")}
 		if fault {
-			switch rapid.IntRange(0, 2).Draw(t, "which") {
+			switch t.IntRange(0, 2, "which") {
 			case 0:
 				e.Base = notPos("base")
 			case 1:
 				e.FactorPct = pick(t, "factor", 99, 0, -1, math.MinInt)
-				if rapid.Bool().Draw(t, "fracfault") {
+				if t.Bool("fracfault") {
 					e.FactorPct, e.FactorFrac = pick(t, "factor", 100, 1_000_000_000), pick(t, "factorfrac", -1, 10000, math.MaxInt)
 				}
 			default:
@@ -150,7 +144,7 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 	case 4:
 		d := schedule.Decorrelated{Base: pos("base"), Cap: pos("cap")}
 		if fault {
-			if rapid.Bool().Draw(t, "which") {
+			if t.Bool("which") {
 				d.Base = notPos("base")
 			} else {
 				d.Cap = notPos("cap")
@@ -163,14 +157,14 @@ func drawAny(t *rapid.T, depth int, faults *int) schedule.Schedule {
 		lo := pick(t, "low", 0, 1, 100, 1000)
 		j := schedule.Jittered{LowPct: lo, HighPct: pick(t, "high", lo, min(lo+1, 1000), 1000)}
 		if fault {
-			switch rapid.IntRange(0, 2).Draw(t, "which") {
+			switch t.IntRange(0, 2, "which") {
 			case 0:
 				j.LowPct = pick(t, "low", -1, math.MinInt)
 			case 1:
 				j.HighPct = pick(t, "high", 1001, math.MaxInt)
 			default:
 				j.LowPct = j.HighPct + 1
-				if rapid.Bool().Draw(t, "fracfault") {
+				if t.Bool("fracfault") {
 					j.LowPct, j.LowFrac, j.HighFrac = j.HighPct, pick(t, "lowfrac", 1, 10000, -1), 0
 				}
 			}

@@ -1,92 +1,115 @@
 // Package schedgen generates random valid schedules for property tests.
+// It is a test kit: only _test.go files import it (the property tests of
+// audit, interp, lint, parse, repeat, retry and schedule), and it imports
+// nothing of the module but schedule. It exists twice: here, and as a copy
+// in cmd/schedcheck/internal/schedgen for the schedcheck module's tests,
+// which cannot import another module's internal packages; the two are the
+// same but for import paths, and internal/layout's test keeps them so.
 //
-// Gen draws every one of the eighteen variants, nested to a bounded depth,
-// with parameters chosen to exercise the edges (tiny and huge durations,
-// caps below bases, zero budgets) while keeping every value valid.
+// Valid draws every one of the eighteen variants, nested to a bounded
+// depth, with parameters chosen to exercise the edges (tiny and huge
+// durations, caps below bases, zero budgets) while keeping every value
+// valid. Any draws schedules that may be invalid.
+//
+// The generators draw their choices from a Source, so that this package
+// does not import a property-test library and none reaches the module's
+// non-test packages: each test package adapts rapid to Source in a
+// _test.go file (a rapid.T, rapid.IntRange, rapid.Bool and
+// rapid.SampledFrom, one to one), and rapid shrinks a failing schedule by
+// shrinking those choices. The draws are the ones rapid's own generators
+// made when this package used rapid directly, so that the rapid fail files
+// kept in testdata replay the same schedules.
 package schedgen
 
 import (
 	"time"
 
 	"github.com/recur-go/recur/schedule"
-	"pgregory.net/rapid"
 )
 
-// MaxDepth is the deepest nesting Gen produces.
+// MaxDepth is the deepest nesting Valid and Any produce.
 const MaxDepth = 4
 
-// Gen returns a generator of valid schedules of every variant.
-func Gen() *rapid.Generator[schedule.Schedule] {
-	return rapid.Custom(func(t *rapid.T) schedule.Schedule { return draw(t, MaxDepth) })
+// Source makes the choices of a generator, one at a time. label names a
+// choice in the property-test library's log.
+type Source interface {
+	// IntRange returns an int in [lo, hi] (rapid.IntRange).
+	IntRange(lo, hi int, label string) int
+	// Bool returns a bool (rapid.Bool).
+	Bool(label string) bool
+	// Index returns one of 0, …, n-1, as picking from a list of n values
+	// (rapid.SampledFrom) does.
+	Index(n int, label string) int
 }
 
-// Leaf returns a generator of valid schedules without children.
-func Leaf() *rapid.Generator[schedule.Schedule] {
-	return rapid.Custom(func(t *rapid.T) schedule.Schedule { return draw(t, 0) })
+// Valid returns a valid schedule of any variant.
+func Valid(src Source) schedule.Schedule { return draw(src, MaxDepth) }
+
+// Leaf returns a valid schedule without children.
+func Leaf(src Source) schedule.Schedule { return draw(src, 0) }
+
+// Duration returns a positive duration, mostly small, some near the
+// largest Duration.
+func Duration(src Source) time.Duration {
+	switch src.IntRange(0, 9, "durkind") {
+	case 0:
+		return schedule.MaxDuration - time.Duration(src.IntRange(0, 1000, "below"))
+	case 1:
+		return time.Duration(src.IntRange(1, 1000, "ns"))
+	default:
+		return time.Duration(src.IntRange(1, 120_000, "ms")) * time.Millisecond
+	}
 }
 
-// Duration returns a generator of positive durations, mostly small, some
-// near the largest Duration.
-func Duration() *rapid.Generator[time.Duration] {
-	return rapid.Custom(func(t *rapid.T) time.Duration {
-		switch rapid.IntRange(0, 9).Draw(t, "durkind") {
-		case 0:
-			return schedule.MaxDuration - time.Duration(rapid.Int64Range(0, 1000).Draw(t, "below"))
-		case 1:
-			return time.Duration(rapid.Int64Range(1, 1000).Draw(t, "ns"))
-		default:
-			return time.Duration(rapid.Int64Range(1, 120_000).Draw(t, "ms")) * time.Millisecond
-		}
-	})
-}
+// pick returns one of vs.
+func pick[V any](src Source, label string, vs ...V) V { return vs[src.Index(len(vs), label)] }
 
-func draw(t *rapid.T, depth int) schedule.Schedule {
+func draw(t Source, depth int) schedule.Schedule {
 	kinds := 5
 	if depth > 0 {
 		kinds = 15
 	}
-	d := Duration()
-	kind := rapid.IntRange(0, kinds-1).Draw(t, "kind")
-	if kind == 4 && rapid.IntRange(0, 2).Draw(t, "newleaf") > 0 {
+	kind := t.IntRange(0, kinds-1, "kind")
+	if kind == 4 && t.IntRange(0, 2, "newleaf") > 0 {
 		// The leaves added later share Decorrelated's draw, so that the
 		// older leaves keep their odds.
-		kind = 100 + rapid.IntRange(0, 2).Draw(t, "newleafkind")
+		kind = 100 + t.IntRange(0, 2, "newleafkind")
 	}
 	switch kind {
 	case 100:
 		return schedule.Linear{Base: budget(t), Step: budget(t)}
 	case 102:
-		return schedule.DecorrelatedV2{Base: d.Draw(t, "base")}
+		return schedule.DecorrelatedV2{Base: Duration(t)}
 	case 101:
 		lo := budget(t)
-		if rapid.Bool().Draw(t, "point") {
+		if t.Bool("point") {
 			return schedule.Random{Lo: lo, Hi: lo}
 		}
 		return schedule.Random{Lo: lo, Hi: max(lo, budget(t))}
 	case 12:
 		return schedule.Sum{A: draw(t, depth-1), B: draw(t, depth-1)}
 	case 13:
-		return schedule.WhileBelow{Inner: draw(t, depth-1), Limit: d.Draw(t, "limit")}
+		return schedule.WhileBelow{Inner: draw(t, depth-1), Limit: Duration(t)}
 	case 14:
-		return schedule.ResetAfter{Inner: draw(t, depth-1), After: d.Draw(t, "after")}
+		return schedule.ResetAfter{Inner: draw(t, depth-1), After: Duration(t)}
 	case 0:
-		return schedule.Times{N: rapid.IntRange(1, 12).Draw(t, "n")}
+		return schedule.Times{N: t.IntRange(1, 12, "n")}
 	case 1:
-		return schedule.Spaced{Every: d.Draw(t, "every")}
+		return schedule.Spaced{Every: Duration(t)}
 	case 2:
-		e := schedule.Exponential{Base: d.Draw(t, "base"), FactorPct: rapid.SampledFrom([]int{100, 150, 200, 300, 1000}).Draw(t, "factor"), Cap: d.Draw(t, "cap")}
+		e := schedule.Exponential{Base: Duration(t), FactorPct: pick(t, "factor", 100, 150, 200, 300, 1000), Cap: Duration(t)}
 		e.FactorFrac = frac(t, "factorfrac")
 		return e
 	case 3:
-		if rapid.Bool().Draw(t, "fib") {
-			return schedule.Fibonacci{Base: d.Draw(t, "base")}
+		if t.Bool("fib") {
+			return schedule.Fibonacci{Base: Duration(t)}
 		}
 		return schedule.Forever{}
 	case 4:
-		return schedule.Decorrelated{Base: d.Draw(t, "base"), Cap: d.Draw(t, "cap")}
+		return schedule.Decorrelated{Base: Duration(t), Cap: Duration(t)}
 	case 5:
-		lo := rapid.IntRange(0, 200).Draw(t, "low")
-		j := schedule.Jittered{Inner: draw(t, depth-1), LowPct: lo, HighPct: rapid.IntRange(lo, 1000).Draw(t, "high")}
+		lo := t.IntRange(0, 200, "low")
+		j := schedule.Jittered{Inner: draw(t, depth-1), LowPct: lo, HighPct: t.IntRange(lo, 1000, "high")}
 		j.LowFrac = frac(t, "lowfrac")
 		if j.HighPct < 1000 {
 			j.HighFrac = frac(t, "highfrac")
@@ -112,33 +135,31 @@ func draw(t *rapid.T, depth int) schedule.Schedule {
 
 // frac returns a fraction of a percent, in ten-thousandths: mostly none,
 // sometimes the finest, a round one or the largest.
-func frac(t *rapid.T, label string) int {
-	if rapid.IntRange(0, 3).Draw(t, label+"kind") > 0 {
+func frac(t Source, label string) int {
+	if t.IntRange(0, 3, label+"kind") > 0 {
 		return 0
 	}
-	return rapid.SampledFrom([]int{1, 100, 5000, 9999}).Draw(t, label)
+	return pick(t, label, 1, 100, 5000, 9999)
 }
 
 // budget returns a non-negative duration, sometimes zero.
-func budget(t *rapid.T) time.Duration {
-	if rapid.IntRange(0, 9).Draw(t, "zero") == 0 {
+func budget(t Source) time.Duration {
+	if t.IntRange(0, 9, "zero") == 0 {
 		return 0
 	}
-	return Duration().Draw(t, "budget")
+	return Duration(t)
 }
 
-// Durations returns a generator of attempt durations for a run: n values,
-// mostly zero or short, some long.
-func Durations(n int) *rapid.Generator[[]time.Duration] {
-	one := rapid.Custom(func(t *rapid.T) time.Duration {
-		switch rapid.IntRange(0, 3).Draw(t, "akind") {
-		case 0:
-			return 0
-		case 1:
-			return time.Duration(rapid.Int64Range(0, 1000).Draw(t, "ns"))
-		default:
-			return time.Duration(rapid.Int64Range(0, 90_000).Draw(t, "ms")) * time.Millisecond
-		}
-	})
-	return rapid.SliceOfN(one, n, n)
+// Attempt returns the duration of one attempt for a run: mostly zero or
+// short, some long. (A test draws a run's n of them as a slice:
+// rapid.SliceOfN of a generator made with Attempt.)
+func Attempt(src Source) time.Duration {
+	switch src.IntRange(0, 3, "akind") {
+	case 0:
+		return 0
+	case 1:
+		return time.Duration(src.IntRange(0, 1000, "ns"))
+	default:
+		return time.Duration(src.IntRange(0, 90_000, "ms")) * time.Millisecond
+	}
 }

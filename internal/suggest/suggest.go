@@ -1,6 +1,12 @@
 // Package suggest finds the known word a mistyped one most likely meant,
 // for the "did you mean" of the policy parser and of the audit plan's
 // keys.
+//
+// Its users are parse and audit. It imports nothing of the module. It
+// exists twice: here, and as a copy in cmd/schedcheck/internal/suggest for
+// the schedcheck module, which cannot import another module's internal
+// packages; the two are the same but for import paths, and
+// internal/layout's test keeps them so.
 package suggest
 
 import "strings"

@@ -18,6 +18,8 @@
 // The owner supplies the lock: methods whose names end in Locked must be
 // called with it held; Add and Sum need no lock. Times are nanoseconds on
 // the owner's clock since an epoch of its choice, never negative.
+//
+// Its users are breaker and budget. It imports internal/stripe only.
 package window
 
 import (

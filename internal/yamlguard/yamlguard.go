@@ -9,6 +9,12 @@
 // The decoder itself never expands an alias: yaml.Node keeps it as a
 // pointer. It is the code that walks the tree afterwards, following each
 // alias, that would loop or run out of memory; after Decode it cannot.
+//
+// Its user is audit, which reads audit plans with it. It imports nothing
+// of the module. It exists twice: here, and as a copy in
+// cmd/schedcheck/internal/yamlguard for the schedcheck module, which
+// cannot import another module's internal packages; the two are the same
+// but for import paths, and internal/layout's test keeps them so.
 package yamlguard
 
 import (

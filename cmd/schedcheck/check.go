@@ -37,7 +37,8 @@ A valid policy is also linted for the rules whose findings are errors
 below the base (backoff(2s, 100ms): every wait is 100ms) or a bare number
 where a duration belongs (spaced(1) is one millisecond), and, for a retry
 policy, one that never stops. Each is printed with its fix. --for repeat
-checks polling and refreshing policies, which may run for ever.
+checks polling and refreshing policies, which may run for ever; --for
+hedge checks hedging policies (copies at once, no bound on copies).
 
 Exit status: 0 when every policy is valid and has no error finding, 1
 when one is invalid or has one, 2 for a usage error.
@@ -51,12 +52,12 @@ Examples:
 `
 
 func runCheck(c *cli, args []string) int {
-	fs := c.newFlags("check", "[--json] [--key a.b.c] [--for retry|repeat] [POLICY | -f FILE]...", checkHelp)
+	fs := c.newFlags("check", "[--json] [--key a.b.c] [--for retry|repeat|hedge] [POLICY | -f FILE]...", checkHelp)
 	var fl files
 	fs.Var(&fl, "f", "read a policy (or, with --key, a config file) from `FILE`; repeatable; - is standard input")
 	key := fs.String("key", "", "treat each -f file as JSON, YAML or TOML and check every string at this dotted `path`")
 	asJSON := fs.Bool("json", false, "print one JSON object per policy")
-	mode := fs.String("for", "retry", "what the policies are for: retry, or repeat (polling, refreshing)")
+	mode := fs.String("for", "retry", "what the policies are for: retry, repeat (polling, refreshing) or hedge")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return flagExit(err)

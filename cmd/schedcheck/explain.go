@@ -8,6 +8,7 @@ import (
 
 	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/grpcconfig"
+	"github.com/recur-go/recur/lint"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -20,6 +21,10 @@ fact once. A count or a duration at the largest value Go can hold
 practice: no limit. --json gives the bounds as numbers (null where
 unbounded or saturated).
 
+With --for hedge it reads the policy as a hedging policy (retry.Hedge):
+when each extra copy of a slow call starts if no copy has answered, and
+how many may be in flight.
+
 With --from-grpc-config FILE, it explains instead each retryPolicy of a
 gRPC service config (JSON, as grpc.WithDefaultServiceConfig takes it),
 converted to the equivalent schedule as docs/grpc.md describes, naming the
@@ -29,11 +34,13 @@ Examples:
   schedcheck explain 'backoff(100ms, 30s) & times(5)'
   schedcheck explain 'times(3) then spaced(1m)'
   schedcheck explain --json 'fulljitter(100ms, 10s) upto 1m'
+  schedcheck explain --for hedge 'spaced(50ms) & times(3)'
   schedcheck explain --from-grpc-config service_config.json
 `
 
 func runExplain(c *cli, args []string) int {
-	fs := c.newFlags("explain", "[--json] POLICY | -f FILE | --from-grpc-config FILE", explainHelp)
+	fs := c.newFlags("explain", "[--json] [--for retry|repeat|hedge] POLICY | -f FILE | --from-grpc-config FILE", explainHelp)
+	mode := fs.String("for", "retry", "what the policy is for: retry, repeat or hedge (the delays of hedged copies)")
 	file := fs.String("f", "", "read the policy from `FILE`")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	grpcFile := fs.String("from-grpc-config", "", "explain each retryPolicy of the gRPC service config in `FILE`")
@@ -49,11 +56,19 @@ func runExplain(c *cli, args []string) int {
 		}
 		return c.explainGRPC(*grpcFile, *asJSON)
 	}
+	m, err := lint.ParseMode(*mode)
+	if err != nil {
+		c.errorf("explain: --for %s: want retry, repeat or hedge", *mode)
+		return exitUsage
+	}
 	p, status := c.onePolicy(fs, pos, *file)
 	if status != exitOK {
 		return status
 	}
 	e := explain.Explain(p.s)
+	if m == lint.Hedge {
+		e = explain.Hedge(p.s)
+	}
 	if *asJSON {
 		json.NewEncoder(c.stdout).Encode(e)
 		return exitOK

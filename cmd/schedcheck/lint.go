@@ -15,10 +15,13 @@ is invalid or a finding is at or above --fail-on: error by default, so
 that warnings and info do not fail; --fail-on warning makes lint a gate
 in CI.
 
---for says what the policies are for: retry (the default), or repeat for
+--for says what the policies are for: retry (the default), repeat for
 polling and refreshing policies (repeat.Repeat), which many runs, runs
 for ever and long waits do not make wrong: the rules about retries hold
-back, and busy-repeat flags a repeat that never waits.
+back, and busy-repeat flags a repeat that never waits; or hedge for a
+hedging policy (retry.Hedge), whose delays time extra copies of a slow
+call: the rules about retries hold back, and hedge-no-delay,
+hedge-unbounded and hedge-too-many apply.
 
 --from-grpc-config FILE lints each retryPolicy of a gRPC service config
 as well, converted as docs/grpc.md describes, naming its methods.
@@ -28,6 +31,7 @@ Examples:
   schedcheck lint --json 'spaced(1s)' 'fulljitter(100ms, 30s) & times(3)'
   schedcheck lint --fail-on warning -f policy.txt
   schedcheck lint --for repeat 'spaced(5s) upto 10m'
+  schedcheck lint --for hedge 'spaced(50ms) & times(3)'
   schedcheck lint --from-grpc-config service_config.json
 `
 
@@ -41,13 +45,13 @@ type lintResult struct {
 }
 
 func runLint(c *cli, args []string) int {
-	fs := c.newFlags("lint", "[--json] [--fail-on error|warning|info] [--for retry|repeat] [POLICY | -f FILE]...", lintHelp)
+	fs := c.newFlags("lint", "[--json] [--fail-on error|warning|info] [--for retry|repeat|hedge] [POLICY | -f FILE]...", lintHelp)
 	var fl files
 	fs.Var(&fl, "f", "read a policy from `FILE`; repeatable")
 	asJSON := fs.Bool("json", false, "print one JSON object per policy")
 	grpcFile := fs.String("from-grpc-config", "", "lint each retryPolicy of the gRPC service config in `FILE`")
 	failOn := fs.String("fail-on", "error", "exit 1 on a finding of this `severity` or above: error, warning or info")
-	mode := fs.String("for", "retry", "what the policies are for: retry, or repeat (polling, refreshing)")
+	mode := fs.String("for", "retry", "what the policies are for: retry, repeat (polling, refreshing) or hedge")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -128,7 +132,7 @@ func (c *cli) lintFlags(cmd, failOn, mode string) (lint.Severity, lint.Options, 
 	}
 	m, err := lint.ParseMode(mode)
 	if err != nil {
-		c.errorf("%s: --for %s: want retry or repeat", cmd, mode)
+		c.errorf("%s: --for %s: want retry, repeat or hedge", cmd, mode)
 		return 0, lint.Options{}, false
 	}
 	return sev, lint.Options{For: m}, true

@@ -161,6 +161,10 @@ func TestGolden(t *testing.T) {
 		{"simulate_attempt_time", []string{"simulate", "spaced(10s) upto 30s", "--attempt-time", "4s"}, 0},
 		{"plot", []string{"plot", "backoff(100ms, 30s) & times(6)", "--seeds", "500"}, 0},
 		{"storm", []string{"storm", "--clients", "20", "--runs", "10", "exponential(10ms, 200%, 2s)", "fulljitter(10ms, 2s)"}, 0},
+		{"storm_hedge", []string{"storm", "--hedge", "--calls", "20000", "spaced(100ms) & times(2)", "times(2)"}, 0},
+		{"storm_hedge_bad_latency", []string{"storm", "--hedge", "--latency", "200ms,20ms", "times(2)"}, 2},
+		{"explain_hedge", []string{"explain", "--for", "hedge", "spaced(50ms) & times(3)"}, 0},
+		{"lint_hedge", []string{"lint", "--for", "hedge", "times(2)", "spaced(50ms) & times(8)"}, 1},
 		{"unknown_command", []string{"frobnicate"}, 2},
 		{"help", []string{"--help"}, 0},
 		{"simulate_help", []string{"simulate", "--help"}, 0},
@@ -331,6 +335,19 @@ func TestLintJSON(t *testing.T) {
 }
 
 func TestStormJSONMatchesLibrary(t *testing.T) {
+	hout, _, hcode := schedcheck(t, "", "storm", "--hedge", "--json", "--calls", "5000", "--seed", "9", "--latency", "10ms,100ms", "spaced(50ms) & times(3)")
+	var hgot simulate.HedgeResult
+	if err := json.Unmarshal([]byte(hout), &hgot); err != nil || hcode != 0 {
+		t.Fatalf("storm --hedge --json: %v, exit %d, output %q", err, hcode, hout)
+	}
+	hwant, err := simulate.Hedge(context.Background(), schedule.Intersect{A: schedule.Spaced{Every: 50 * time.Millisecond}, B: schedule.Times{N: 3}},
+		simulate.Latency{Median: 10 * time.Millisecond, P99: 100 * time.Millisecond}, 5000, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(hwant, hgot); diff != "" {
+		t.Errorf("storm --hedge --json (-want +got):\n%s", diff)
+	}
 	out, _, code := schedcheck(t, "", "storm", "--json", "--clients", "15", "--runs", "5", "--seed", "9", "fulljitter(10ms, 2s)")
 	if code != 0 {
 		t.Fatalf("exit %d", code)

@@ -27,12 +27,15 @@
 //	recur.throttled_retries   counter    {retry}    retries the retry budget refused
 //	recur.giveups             counter    {call}     give-ups, by recur.reason (exhausted, deadline, canceled, pushback, open, budget)
 //	recur.recoveries          counter    {call}     calls that succeeded after a retry
+//	recur.hedges              counter    {copy}     hedged copies started after the first (retry.Hedge)
+//	recur.hedges.won          counter    {call}     hedged calls a copy after the first won
+//	recur.hedges.canceled     counter    {copy}     copies canceled in flight when another answered
 //	recur.breaker.state       gauge      {state}    0 closed, 1 half-open, 2 open
 //	recur.breaker.openings    counter    {opening}  openings, re-openings after a failed probe included
 //	recur.breaker.rejections  counter    {call}     calls the breaker refused
 //	recur.budget.tokens       gauge      {token}    tokens left in a token bucket
 //
-// The first seven are synchronous instruments that Observe feeds. The
+// The first ten are synchronous instruments that Observe feeds. The
 // last four are observable: one callback, registered by New and removed
 // by Close, reads the Stats of Config.Breaker, Config.Budget and those
 // added with AddBreaker and AddBudget at each collection, so the breakers

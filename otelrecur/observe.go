@@ -40,6 +40,9 @@ func (m *Metrics) build(meter metric.Meter, buckets []float64) error {
 	m.throttled = counter(nameThrottled, "{retry}", "Retries the retry budget refused.")
 	m.giveups = counter(nameGiveups, "{call}", "Calls given up on an outcome that would have been retried, or refused before their first attempt, by reason (recur.reason: exhausted, deadline, canceled, pushback, open, budget).")
 	m.recovered = counter(nameRecovered, "{call}", "Calls that succeeded after one or more retries.")
+	m.hedges = counter(nameHedges, "{copy}", "Hedged copies started: copies of a slow call after the first (retry.Hedge).")
+	m.hedgeWon = counter(nameHedgeWon, "{call}", "Hedged calls that a copy after the first won.")
+	m.hedgeLost = counter(nameHedgeLost, "{copy}", "Copies of hedged calls canceled in flight because another copy answered, or the call ended.")
 	if buckets == nil {
 		buckets = DefaultBuckets
 	}
@@ -156,6 +159,12 @@ func (m *Metrics) Observe(ctx context.Context, e retry.Event) {
 		}
 	case retry.Recovered:
 		m.recovered.Add(ctx, 1, t.add...)
+	case retry.Hedged:
+		m.hedges.Add(ctx, 1, t.add...)
+	case retry.HedgeWon:
+		m.hedgeWon.Add(ctx, 1, t.add...)
+	case retry.HedgeCanceled:
+		m.hedgeLost.Add(ctx, 1, t.add...)
 	}
 }
 

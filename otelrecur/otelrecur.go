@@ -87,6 +87,9 @@ const (
 	nameThrottled  = "recur.throttled_retries"
 	nameGiveups    = "recur.giveups"
 	nameRecovered  = "recur.recoveries"
+	nameHedges     = "recur.hedges"
+	nameHedgeWon   = "recur.hedges.won"
+	nameHedgeLost  = "recur.hedges.canceled"
 	nameState      = "recur.breaker.state"
 	nameOpenings   = "recur.breaker.openings"
 	nameRejections = "recur.breaker.rejections"
@@ -97,7 +100,7 @@ const (
 // dashboards, views and tests.
 func Names() []string {
 	return []string{nameCalls, nameAttempts, nameDuration, nameRetries, nameThrottled,
-		nameGiveups, nameRecovered, nameState, nameOpenings, nameRejections, nameTokens}
+		nameGiveups, nameRecovered, nameHedges, nameHedgeWon, nameHedgeLost, nameState, nameOpenings, nameRejections, nameTokens}
 }
 
 // DefaultBuckets are the explicit bucket boundaries, in seconds, of
@@ -151,15 +154,15 @@ type Config struct {
 
 // Metrics records one client's calls, retries, breakers and budgets as
 // OpenTelemetry instruments, and adds span events to the callers' spans.
-// It is a retry.Observer, to be set as retry.Options.Observer,
-// httpretry.Transport.Observer or an adapter's Observer. It is safe for
-// concurrent use.
+// It is a retry.Observer, to be set as retry.Options.Observer, in an
+// adapter's Options too. It is safe for concurrent use.
 type Metrics struct {
 	client    attribute.KeyValue
 	max       int
 	errorText bool
 
 	calls, attempts, retries, throttled, giveups, recovered metric.Int64Counter
+	hedges, hedgeWon, hedgeLost                             metric.Int64Counter
 	duration                                                metric.Float64Histogram
 
 	state                metric.Int64ObservableGauge

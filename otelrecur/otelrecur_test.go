@@ -71,6 +71,9 @@ func TestInstruments(t *testing.T) {
 		{Kind: retry.Retrying, Target: "t", Attempt: 1},
 		{Kind: retry.GaveUp, Target: "t", Attempt: 2, Reason: retry.Budget},
 		{Kind: retry.Recovered, Target: "t", Attempt: 2},
+		{Kind: retry.Hedged, Target: "t", Attempt: 2},
+		{Kind: retry.HedgeWon, Target: "t", Attempt: 2},
+		{Kind: retry.HedgeCanceled, Target: "t", Attempt: 1},
 	} {
 		m.Observe(ctx, e)
 	}
@@ -105,6 +108,9 @@ func TestInstruments(t *testing.T) {
 		"recur.throttled_retries":  {"{retry}", "counter"},
 		"recur.giveups":            {"{call}", "counter"},
 		"recur.recoveries":         {"{call}", "counter"},
+		"recur.hedges":             {"{copy}", "counter"},
+		"recur.hedges.won":         {"{call}", "counter"},
+		"recur.hedges.canceled":    {"{copy}", "counter"},
 		"recur.breaker.state":      {"{state}", "gauge"},
 		"recur.breaker.openings":   {"{opening}", "counter"},
 		"recur.breaker.rejections": {"{call}", "counter"},

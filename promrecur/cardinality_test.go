@@ -56,6 +56,11 @@ func TestCardinality(t *testing.T) {
 			}
 			return retry.Judgement{Verdict: verdict.Success}
 		}
+		// A hedge of each target, by its events: the hedge series are
+		// bounded as the others are.
+		for _, k := range []retry.EventKind{retry.Hedged, retry.HedgeWon, retry.HedgeCanceled} {
+			m.Observe(context.Background(), retry.Event{Kind: k, Target: target, Attempt: 2})
+		}
 		retry.Do(context.Background(), o, schedule.Times{N: 2}, judge, nil, func(context.Context) (int, error) {
 			if tries++; tries == 1 {
 				return 0, failOnce

@@ -75,7 +75,8 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 }
 
 func (m *Metrics) vecs() []prometheus.Collector {
-	return []prometheus.Collector{m.calls, m.attempts, m.duration, m.retries, m.throttled, m.giveups, m.recovered}
+	return []prometheus.Collector{m.calls, m.attempts, m.duration, m.retries, m.throttled, m.giveups, m.recovered,
+		m.hedges, m.hedgeWon, m.hedgeLost}
 }
 
 func (m *Metrics) collectBreakers(ch chan<- prometheus.Metric) {

@@ -4,9 +4,8 @@
 // One Metrics describes one client (the client label): New registers it
 // on the caller's prometheus.Registerer, never on the global one unless
 // that is the Registerer passed. The Metrics is the retry.Observer of the
-// client's runners (retry.Options.Observer, httpretry.Transport.Observer,
-// and the adapters' options that carry one), which feeds the runner
-// series as the calls run:
+// client's runners (retry.Options.Observer, also in the Options of every
+// adapter's Config), which feeds the runner series as the calls run:
 //
 //	recur_calls_total{client,target}                calls: first attempts, and calls refused before theirs
 //	recur_attempts_total{client,target,verdict}     attempts by verdict: success, transient, retryable, failure, neutral
@@ -15,6 +14,15 @@
 //	recur_retries_throttled_total{client,target}    retries the retry budget refused
 //	recur_giveups_total{client,target,reason}       give-ups: exhausted, deadline, canceled, pushback, open, budget
 //	recur_recoveries_total{client,target}           calls that succeeded after a retry
+//	recur_hedges_total{client,target}               hedged copies started after the first (retry.Hedge)
+//	recur_hedges_won_total{client,target}           hedged calls a copy after the first won
+//	recur_hedges_canceled_total{client,target}      copies canceled in flight when another answered
+//
+// The hedge series appear on a target's first hedge. Against calls, they
+// say what hedging costs and buys: recur_hedges_total over
+// recur_calls_total is the extra load (about 5% for a hedge at the p95
+// latency), recur_hedges_won_total over recur_hedges_total how often a
+// copy was worth sending.
 //
 // The breaker and budget series are read at scrape time from the Stats of
 // the breakers and budgets in Config.Breaker and Config.Budget, and of

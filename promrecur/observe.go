@@ -2,10 +2,10 @@ package promrecur
 
 import (
 	"context"
-	"github.com/recur-go/recur/fold"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/recur-go/recur/fold"
 	"github.com/recur-go/recur/retry"
 	"github.com/recur-go/recur/verdict"
 )
@@ -19,6 +19,9 @@ const (
 	nameThrottled = "recur_retries_throttled_total"
 	nameGiveups   = "recur_giveups_total"
 	nameRecovered = "recur_recoveries_total"
+	nameHedges    = "recur_hedges_total"
+	nameHedgeWon  = "recur_hedges_won_total"
+	nameHedgeLost = "recur_hedges_canceled_total"
 	nameState     = "recur_breaker_state"
 	nameOpened    = "recur_breaker_opened_total"
 	nameRejected  = "recur_breaker_rejected_total"
@@ -30,7 +33,7 @@ const (
 // are named by its own name.
 func Names() []string {
 	return []string{nameCalls, nameAttempts, nameDuration, nameRetries, nameThrottled,
-		nameGiveups, nameRecovered, nameState, nameOpened, nameRejected, nameTokens}
+		nameGiveups, nameRecovered, nameHedges, nameHedgeWon, nameHedgeLost, nameState, nameOpened, nameRejected, nameTokens}
 }
 
 // verdicts and reasons are the label values of the attempts' verdicts and
@@ -57,6 +60,9 @@ func (m *Metrics) build(c Config) {
 	m.throttled = counter(nameThrottled, "Retries the retry budget refused.", "target")
 	m.giveups = counter(nameGiveups, "Calls given up on an outcome that would have been retried, or refused before their first attempt, by reason (exhausted, deadline, canceled, pushback, open, budget).", "target", "reason")
 	m.recovered = counter(nameRecovered, "Calls that succeeded after one or more retries.", "target")
+	m.hedges = counter(nameHedges, "Hedged copies started: copies of a slow call after the first (retry.Hedge).", "target")
+	m.hedgeWon = counter(nameHedgeWon, "Hedged calls that a copy after the first won.", "target")
+	m.hedgeLost = counter(nameHedgeLost, "Copies of hedged calls canceled in flight because another copy answered, or the call ended.", "target")
 	buckets := c.Buckets
 	if buckets == nil {
 		buckets = prometheus.DefBuckets
@@ -83,6 +89,9 @@ type target struct {
 	attempts                    [len(verdicts)]atomic.Pointer[prometheus.Counter]
 	giveups                     [len(reasons)]atomic.Pointer[prometheus.Counter]
 	retries                     *fold.Map[prometheus.Counter]
+	// hedges, won and canceled are made on the first hedge, so that a
+	// client that never hedges shows none of their series.
+	hedges, won, canceled atomic.Pointer[prometheus.Counter]
 }
 
 // newTarget makes the series of name, a target label value already
@@ -108,6 +117,16 @@ func lazy(p *atomic.Pointer[prometheus.Counter], vec *prometheus.CounterVec, tar
 		return *c
 	}
 	c := vec.WithLabelValues(target, label)
+	p.CompareAndSwap(nil, &c)
+	return *p.Load()
+}
+
+// lazyTarget is lazy for a series labeled by target alone.
+func lazyTarget(p *atomic.Pointer[prometheus.Counter], vec *prometheus.CounterVec, target string) prometheus.Counter {
+	if c := p.Load(); c != nil {
+		return *c
+	}
+	c := vec.WithLabelValues(target)
 	p.CompareAndSwap(nil, &c)
 	return *p.Load()
 }
@@ -145,5 +164,11 @@ func (m *Metrics) Observe(_ context.Context, e retry.Event) {
 		}
 	case retry.Recovered:
 		t.recovered.Inc()
+	case retry.Hedged:
+		lazyTarget(&t.hedges, m.hedges, t.name).Inc()
+	case retry.HedgeWon:
+		lazyTarget(&t.won, m.hedgeWon, t.name).Inc()
+	case retry.HedgeCanceled:
+		lazyTarget(&t.canceled, m.hedgeLost, t.name).Inc()
 	}
 }

@@ -74,7 +74,7 @@ type Config struct {
 
 // Metrics exports one client's calls, retries, breakers and budgets as
 // Prometheus series. It is a retry.Observer, to be set as
-// retry.Options.Observer or httpretry.Transport.Observer, and a
+// retry.Options.Observer, in an adapter's Options too, and a
 // prometheus.Collector, which New registers. It is safe for concurrent
 // use.
 type Metrics struct {
@@ -82,6 +82,7 @@ type Metrics struct {
 	max int
 
 	calls, attempts, retries, throttled, giveups, recovered *prometheus.CounterVec
+	hedges, hedgeWon, hedgeLost                             *prometheus.CounterVec
 	duration                                                *prometheus.HistogramVec
 
 	targets *fold.Map[*target]

@@ -18,7 +18,9 @@ import (
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/httpretry"
+	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/promrecur"
+	"github.com/recur-go/recur/retry"
 )
 
 // flaky is a real net/http server on 127.0.0.1 whose answers the test
@@ -199,8 +201,15 @@ func TestScrapeBreakerCycle(t *testing.T) {
 		}
 	}
 
-	// Every series the package exports changed on the way.
+	// Every series the package exports changed on the way, but the hedge
+	// series, which this client never feeds (TestScrapeHedges does).
 	for _, name := range promrecur.Names() {
+		if strings.HasPrefix(name, "recur_hedges_") {
+			if len(series(snaps[len(snaps)-1], name)) != 0 {
+				t.Errorf("%s shown for a client that never hedged", name)
+			}
+			continue
+		}
 		changed := false
 		for i := 1; i < len(snaps); i++ {
 			if !cmp.Equal(series(snaps[i-1], name), series(snaps[i], name), cmpApprox) {
@@ -234,4 +243,63 @@ func series(snap map[string]float64, name string) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// TestScrapeHedges runs hedged GETs through httpretry against a real
+// server that holds every first copy until its client gives up on it:
+// each call starts a second copy, which wins, and the first is canceled.
+func TestScrapeHedges(t *testing.T) {
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1)%2 == 1 { // the first copy of each call: slow
+			<-r.Context().Done()
+			return
+		}
+		w.Write([]byte("ok"))
+	}))
+	t.Cleanup(srv.Close)
+	reg := prometheus.NewRegistry()
+	m, err := promrecur.New(promrecur.Config{Client: "search", Registerer: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := newExporter(t, reg)
+	hedge, err := parse.Parse("spaced(20ms) & times(2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := &http.Transport{}
+	t.Cleanup(base.CloseIdleConnections)
+	tr := &httpretry.Transport{Base: base, Hedge: hedge, Options: retry.Options{Observer: m, Unthrottled: true}}
+	t.Cleanup(tr.CloseIdleConnections)
+	client := &http.Client{Transport: tr}
+	before := x.scrape("search")
+	const calls = 3
+	for range calls {
+		code, err := get(context.Background(), client, srv.URL+"/q")
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("GET: %d, %v", code, err)
+		}
+	}
+	// The canceled copies' cancellations are counted as Hedge returns.
+	tg := `{target="` + srv.URL + `"}`
+	want := map[string]float64{
+		"recur_hedges_total" + tg:          calls,
+		"recur_hedges_won_total" + tg:      calls,
+		"recur_hedges_canceled_total" + tg: calls,
+	}
+	got := map[string]float64{}
+	for k, v := range x.scrape("search") {
+		if strings.HasPrefix(k, "recur_hedges_") {
+			got[k] = v
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hedge series (-want +got):\n%s", diff)
+	}
+	for k := range before {
+		if strings.HasPrefix(k, "recur_hedges_") {
+			t.Errorf("%s shown before the first hedge", k)
+		}
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/cmd/schedcheck/playground"
+	"github.com/recur-go/recur/cmd/schedcheck/playground/engine"
 	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/parse"
 )
@@ -175,12 +176,43 @@ func TestPointsEqualSimulate(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll("#plot polygon.band").length`); n != 1 {
 		t.Errorf("%d bands drawn for a jittered policy, want 1", n)
 	}
-	x := eval[[]float64](t, ctx, `(() => { const r = document.querySelector("#plot circle.point:nth-of-type(1)").getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`)
+	x := eval[[]float64](t, ctx, `(() => { const c = document.querySelector("#plot circle.point:nth-of-type(1)"); c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`)
 	do(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x[0], x[1]))
 	tip := text(t, ctx, "tip")
 	want := fmt.Sprintf("attempt 2: delay %s", eval[string](t, ctx, fmt.Sprintf("fmtDur(%d)", sim.DelaysNS[0])))
 	if !strings.HasPrefix(tip, want) || !strings.Contains(tip, "elapsed") {
 		t.Errorf("hover shows %q, want it to start with %q and give the elapsed time", tip, want)
+	}
+}
+
+// TestZeroDelayChart: the chart of a policy that never waits labels its
+// delay axis with distinct durations (it once read 1ns, 1ns, 1ns, 0s, 0s),
+// numbers its points by attempt (2 to 5, as the CLI's plot does), and its
+// axis titles clear the top tick labels.
+func TestZeroDelayChart(t *testing.T) {
+	ctx := page(t, "times(5)")
+	ticks := eval[[]string](t, ctx, `[...document.querySelectorAll('#plot svg > text[text-anchor="end"]:not(.cum)')].map(e => e.textContent)`)
+	seen := map[string]bool{}
+	for _, tk := range ticks {
+		if seen[tk] {
+			t.Errorf("delay axis labels %v repeat %q", ticks, tk)
+		}
+		seen[tk] = true
+	}
+	if len(ticks) != 5 {
+		t.Errorf("delay axis labels %v, want 5", ticks)
+	}
+	attempts := eval[[]string](t, ctx, `[...document.querySelectorAll("#plot circle.point")].map(c => c.dataset.attempt)`)
+	if diff := cmp.Diff([]string{"2", "3", "4", "5"}, attempts); diff != "" {
+		t.Errorf("points' attempts (-want +got):\n%s", diff)
+	}
+	overlap := eval[bool](t, ctx, `(() => {
+		const titles = [...document.querySelectorAll("#plot svg text.axis-title")].map(e => e.getBBox());
+		const top = [...document.querySelectorAll('#plot svg > text[text-anchor="end"]:not(.cum)')][0].getBBox();
+		return titles.length !== 2 || titles.some(b => b.y + b.height > top.y);
+	})()`)
+	if overlap {
+		t.Error("an axis title overlaps the top tick label, or one is missing")
 	}
 }
 
@@ -224,6 +256,31 @@ func TestLintFix(t *testing.T) {
 	}
 	if focused := eval[string](t, ctx, `document.activeElement.id`); focused != "policy" {
 		t.Errorf("after the fix the focus is on %q, want the policy", focused)
+	}
+}
+
+// TestHedge: the page reads the policy as a hedging policy too, as
+// package explain and package engine do, and a hedge finding's fix button
+// rewrites the policy.
+func TestHedge(t *testing.T) {
+	const src = "times(2)"
+	ctx := page(t, src)
+	a := engine.Analyze(src, 1)
+	want := []string{a.Hedge.Explanation}
+	got := []string{text(t, ctx, "hedge-explanation")}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hedge explanation (-want +got):\n%s", diff)
+	}
+	if load := text(t, ctx, "hedge-load"); !strings.Contains(load, "+100.0% load") {
+		t.Errorf("hedge load %q, want +100.0%% for two copies at once", load)
+	}
+	sel := `#hedge-findings li[data-rule="hedge-no-delay"] button.fix`
+	if n := eval[int](t, ctx, `document.querySelectorAll(`+quote(sel)+`).length`); n != 1 {
+		t.Fatalf("%d fix buttons for hedge-no-delay, want 1; hedge findings: %s", n, text(t, ctx, "hedge-findings"))
+	}
+	do(t, ctx, chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent(kb.Enter))
+	if n := eval[int](t, ctx, `document.querySelectorAll('#hedge-findings li[data-rule="hedge-no-delay"]').length`); n != 0 {
+		t.Errorf("after the fix the hedge finding is still there: %s", text(t, ctx, "hedge-findings"))
 	}
 }
 

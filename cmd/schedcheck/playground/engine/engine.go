@@ -11,10 +11,12 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/lint"
 	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/simulate"
 	"github.com/recur-go/recur/storm"
 )
@@ -28,7 +30,15 @@ const (
 	PlotRetries = 50
 	// BandSeeds is how many seeds the band spans.
 	BandSeeds = 100
+	// HedgeCalls is how many hedged calls the hedge view models, at the
+	// latency HedgeLatency: enough for a p99 to mean something, few
+	// enough for a keystroke.
+	HedgeCalls = 5000
 )
+
+// HedgeLatency is the latency the hedge view models a call's copies with:
+// a service whose median answer takes 20ms and p99 200ms.
+var HedgeLatency = simulate.Latency{Median: 20 * time.Millisecond, P99: 200 * time.Millisecond}
 
 // Analysis is everything the page shows for one policy text.
 type Analysis struct {
@@ -42,6 +52,17 @@ type Analysis struct {
 	Jittered    bool                 `json:"jittered"`  // the band has width: runs differ by seed
 	Simulated   string               `json:"simulated"` // why there is no run, if there is none
 	GRPC        *GRPC                `json:"grpc"`
+	Hedge       *Hedge               `json:"hedge,omitempty"`
+}
+
+// Hedge is the policy read as a hedging policy (retry.Hedge): what it
+// does, lint's hedge findings, and what it costs and buys for calls of
+// HedgeLatency (simulate.Hedge, HedgeCalls calls with the page's seed;
+// none when the policy is too large to simulate).
+type Hedge struct {
+	Explanation string                `json:"explanation"`
+	Findings    []Finding             `json:"findings"`
+	Load        *simulate.HedgeResult `json:"load,omitempty"`
 }
 
 // Error is a policy that does not parse or validate, located.
@@ -81,9 +102,13 @@ func Analyze(text string, seed uint64) Analysis {
 		a.Findings = append(a.Findings, Finding{Finding: f, Apply: applyFix(f)})
 	}
 	a.GRPC = ToGRPC(s)
+	a.Hedge = hedge(s)
 	if err := storm.Check(s, storm.Config{Clients: 1, Runs: 1}); err != nil {
 		a.Simulated = strings.TrimPrefix(err.Error(), storm.ErrConfig.Error()+": ")
 		return a
+	}
+	if r, err := simulate.Hedge(context.Background(), s, HedgeLatency, HedgeCalls, seed); err == nil {
+		a.Hedge.Load = &r
 	}
 	r := simulate.Run(context.Background(), s, seed, 0, MaxAttempts)
 	a.Run = &r
@@ -92,6 +117,15 @@ func Analyze(text string, seed uint64) Analysis {
 		a.Jittered = a.Jittered || b.Min != b.Max
 	}
 	return a
+}
+
+// hedge reads s as a hedging policy.
+func hedge(s schedule.Schedule) *Hedge {
+	h := &Hedge{Explanation: explain.Hedge(s).Explanation, Findings: []Finding{}}
+	for _, f := range (lint.Options{For: lint.Hedge}).Check(s) {
+		h.Findings = append(h.Findings, Finding{Finding: f, Apply: applyFix(f)})
+	}
+	return h
 }
 
 func locate(err error) *Error {

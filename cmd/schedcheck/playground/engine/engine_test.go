@@ -172,3 +172,25 @@ func TestTextFindings(t *testing.T) {
 		t.Errorf("findings (-want +got):\n%s", cmp.Diff(want, got))
 	}
 }
+
+// TestAnalyzeHedge: the page reads every policy as a hedging policy too:
+// its words, lint's hedge findings and the load it adds.
+func TestAnalyzeHedge(t *testing.T) {
+	a := engine.Analyze("spaced(100ms) & times(2)", 1)
+	if a.Hedge == nil || a.Hedge.Load == nil {
+		t.Fatalf("no hedge view: %+v", a.Hedge)
+	}
+	if want := "hedged: a second copy at 100ms if no copy has answered by then; at most 2 copies in flight"; a.Hedge.Explanation != want {
+		t.Errorf("explanation %q, want %q", a.Hedge.Explanation, want)
+	}
+	if len(a.Hedge.Findings) != 0 {
+		t.Errorf("findings %v, want none", a.Hedge.Findings)
+	}
+	if x := a.Hedge.Load.Extra; x < 0.03 || x > 0.08 {
+		t.Errorf("extra load %.3f, want about 5%% for a hedge near the p95", x)
+	}
+	b := engine.Analyze("times(2)", 1)
+	if len(b.Hedge.Findings) != 1 || b.Hedge.Findings[0].ID != "hedge-no-delay" || b.Hedge.Findings[0].Apply == "" {
+		t.Errorf("times(2) as a hedge: %+v, want hedge-no-delay with a fix to apply", b.Hedge.Findings)
+	}
+}

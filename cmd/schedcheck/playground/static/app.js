@@ -133,10 +133,25 @@ function render(a) {
   renderFindings(a.findings);
   renderPlot(a);
   renderGRPC(a.grpc);
+  renderHedge(a.hedge);
 }
 
-function renderFindings(fs) {
-  const ul = $("findings");
+// renderHedge shows the policy read as a hedging policy: what it does,
+// the load it adds and the tail it cuts for a service of 20ms median and
+// 200ms p99, and lint's hedge findings.
+function renderHedge(h) {
+  if (!h) return;
+  text("hedge-explanation", h.explanation);
+  const l = h.load;
+  text("hedge-load", !l ? "Too large to simulate here." :
+    `For ${l.calls} calls of a service answering in 20ms (median) and 200ms (p99): ` +
+    `+${(100 * l.extra).toFixed(1)}% load; p99 ${fmtDur(l.plain.p99_ns)} → ${fmtDur(l.hedged.p99_ns)}, ` +
+    `p95 ${fmtDur(l.plain.p95_ns)} → ${fmtDur(l.hedged.p95_ns)}.`);
+  renderFindings(h.findings, "hedge-findings");
+}
+
+function renderFindings(fs, id = "findings") {
+  const ul = $(id);
   ul.replaceChildren();
   if (fs.length === 0) {
     ul.append(el("li", { class: "clean" }, "No findings."));

@@ -69,14 +69,14 @@ func quantile(sorted []time.Duration, q float64) time.Duration {
 }
 
 // Against a loopback server whose latency has a tail (5% of requests take
-// 400ms, the rest 2ms), hedging at 40ms cuts the p99 latency of 1,000 GETs
+// 400ms, the rest 2ms), hedging at 40ms cuts the p99 latency of 2,000 GETs
 // by far more than 5×, for about 5% more requests (docs/hedging.md quotes
 // the figures of a run).
 func TestHedgeTailLatency(t *testing.T) {
 	if testing.Short() {
-		t.Skip("makes 2,000 requests")
+		t.Skip("makes 4,000 requests")
 	}
-	const calls = 1000
+	const calls = 2000
 	plainSrv := newServer(t, tailServer)
 	plain := tail(t, &httpretry.Transport{Base: newBase(t), Policy: schedule.Times{N: 1}}, plainSrv.URL, calls)
 	hedgedSrv := newServer(t, tailServer)

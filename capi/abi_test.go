@@ -9,12 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"unsafe"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/capi/internal/handle"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/verdict"
@@ -99,7 +97,7 @@ func TestHeaderMirrorsGo(t *testing.T) {
 		"RECUR_CANONICAL":          int64(parse.Canonical),
 		"RECUR_INFIX":              int64(parse.Infix),
 		"RECUR_MAX_POLICY":         parse.MaxLen,
-		"RECUR_MAX_HANDLES":        maxSlots,
+		"RECUR_MAX_HANDLES":        handle.Max,
 		"RECUR_STOP":               -1,
 		"RECUR_OK":                 0,
 	}
@@ -164,118 +162,5 @@ func TestDelayAllocs(t *testing.T) {
 	p.delay(3, 1)
 	if n := testing.AllocsPerRun(1000, func() { p.delay(3, 7) }); n > 0 {
 		t.Errorf("delay allocates %.1f times", n)
-	}
-}
-
-// obj returns a distinct object pointer for the table tests.
-func obj(v int) unsafe.Pointer { return unsafe.Pointer(&v) }
-
-func TestHandles(t *testing.T) {
-	var tab table
-	pa, pb, pc := obj(1), obj(2), obj(3)
-	a, _ := tab.put(kindPolicy, pa)
-	b, _ := tab.put(kindRun, pb)
-	if tab.get(a, kindPolicy) != pa || tab.get(b, kindRun) != pb {
-		t.Fatal("lookup")
-	}
-	if tab.get(a, kindRun) != nil || tab.get(0, kindPolicy) != nil || tab.get(a^1<<indexBits, kindPolicy) != nil {
-		t.Error("a handle of another kind, 0 or another generation was found")
-	}
-	if o, k := tab.del(a); o != pa || k != kindPolicy {
-		t.Error("delete")
-	}
-	if o, _ := tab.del(a); o != nil || tab.get(a, kindPolicy) != nil {
-		t.Error("a deleted handle")
-	}
-	c, _ := tab.put(kindPolicy, pc) // reuses a's slot
-	if c&(maxSlots-1) != a&(maxSlots-1) || c == a {
-		t.Errorf("handle %x after %x: the slot was not reused with a new generation", c, a)
-	}
-	if tab.get(a, kindPolicy) != nil || tab.get(c, kindPolicy) != pc {
-		t.Error("a stale handle reached its slot's new object")
-	}
-	if n := tab.count(); n != 2 {
-		t.Errorf("count %d", n)
-	}
-	// A handle in a chunk never made.
-	if tab.get(uint64(1)<<indexBits|(maxSlots-1), kindPolicy) != nil {
-		t.Error("found a handle in an unmade chunk")
-	}
-}
-
-func TestHandlesFull(t *testing.T) {
-	var tab table
-	tab.used = maxSlots
-	if _, ok := tab.put(kindPolicy, obj(1)); ok {
-		t.Error("put past maxSlots")
-	}
-	tab.free = append(tab.free, 5)
-	tab.chunks[0].Store(new([chunkSize]slot))
-	if h, ok := tab.put(kindPolicy, obj(1)); !ok || h&(maxSlots-1) != 5 {
-		t.Errorf("put into a freed slot of a full table: %x %v", h, ok)
-	}
-}
-
-func TestHandlesGenerationWraps(t *testing.T) {
-	var tab table
-	h, _ := tab.put(kindPolicy, obj(1))
-	tab.del(h)
-	tab.chunks[0].Load()[0].gen = genMask - 1 // the next is the last generation
-	h2, _ := tab.put(kindPolicy, obj(2))
-	if h2>>indexBits != genMask {
-		t.Fatalf("generation %x", h2>>indexBits)
-	}
-	tab.del(h2)
-	p3 := obj(3)
-	h3, _ := tab.put(kindPolicy, p3)
-	if h3>>indexBits != 1 || tab.get(h3, kindPolicy) != p3 {
-		t.Errorf("after the last generation: %x", h3)
-	}
-}
-
-// TestHandlesConcurrent puts, gets and deletes from many goroutines,
-// while others look up handles as they are closed and reused: run with
-// -race. A lookup finds its own object or nothing.
-func TestHandlesConcurrent(t *testing.T) {
-	var tab table
-	var wg sync.WaitGroup
-	var recent [8]atomic.Uint64
-	for g := range 8 {
-		wg.Go(func() {
-			for i := range 2000 {
-				v := g*10000 + i
-				h, ok := tab.put(kindRun, unsafe.Pointer(&v))
-				if !ok {
-					t.Error("full")
-					return
-				}
-				recent[g].Store(h)
-				if p := tab.get(h, kindRun); p == nil || *(*int)(p) != v {
-					t.Error("lost a handle")
-					return
-				}
-				if o, _ := tab.del(h); o == nil || tab.get(h, kindRun) != nil {
-					t.Error("delete")
-					return
-				}
-			}
-		})
-	}
-	for range 2 {
-		wg.Go(func() {
-			for range 20000 {
-				for g := range recent {
-					h := recent[g].Load()
-					if p := tab.get(h, kindRun); p != nil && *(*int)(p)/10000 != g {
-						t.Error("a lookup found another handle's object")
-						return
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if n := tab.count(); n != 0 {
-		t.Errorf("%d handles left", n)
 	}
 }

@@ -44,19 +44,14 @@ const (
 	maxConfig            = C.RECUR_MAX_CONFIG
 	maxState             = C.RECUR_MAX_STATE
 	maxDelayAttempt      = C.RECUR_MAX_DELAY_ATTEMPT
-	maxHandlesC          = C.RECUR_MAX_HANDLES
-	abiVersion           = C.RECUR_ABI_VERSION
 )
 
 // The C types of the exported functions, by names that the tests, which
 // cannot use cgo, may call them with.
 type (
 	cHandle = C.recur_handle
-	cInt    = C.int
 	cInt64  = C.int64_t
-	cUint32 = C.uint32_t
 	cUint64 = C.uint64_t
-	cChar   = C.char
 )
 
 // failure is an error code with its message, for the functions that

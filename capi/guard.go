@@ -14,6 +14,7 @@ import (
 
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
+	"github.com/recur-go/recur/capi/internal/guardconfig"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/schedule"
@@ -35,22 +36,22 @@ type guard struct {
 }
 
 // newGuard builds a guard from its decoded config.
-func newGuard(c guardConfig) (*guard, *failure) {
-	g := &guard{name: c.name, retry: c.retry, budgetKind: c.budgetKind}
-	if c.retry != nil {
-		g.timed = interp.NeedsStart(c.retry)
+func newGuard(c guardconfig.Config) (*guard, *failure) {
+	g := &guard{name: c.Name, retry: c.Retry, budgetKind: c.BudgetKind}
+	if c.Retry != nil {
+		g.timed = interp.NeedsStart(c.Retry)
 	}
-	if c.breaker != nil {
-		b, err := breaker.New(*c.breaker)
+	if c.Breaker != nil {
+		b, err := breaker.New(*c.Breaker)
 		if err != nil { // decodeConfig checked it already
-			return nil, configError(goNames.Replace(err.Error()))
+			return nil, &failure{eConfig, guardconfig.Translate(err)}
 		}
 		g.br = b
 	}
-	if c.budget != nil {
-		b, err := c.budget.New()
+	if c.Budget != nil {
+		b, err := c.Budget.New()
 		if err != nil {
-			return nil, configError(goNames.Replace(err.Error()))
+			return nil, &failure{eConfig, guardconfig.Translate(err)}
 		}
 		g.bu = b
 	}
@@ -81,11 +82,11 @@ type call struct {
 }
 
 func getGuard(h C.recur_handle) *guard {
-	return (*guard)(handles.get(uint64(h), kindGuard))
+	return (*guard)(handles.Get(uint64(h), kindGuard))
 }
 
 func getCall(h C.recur_handle) *call {
-	return (*call)(handles.get(uint64(h), kindCall))
+	return (*call)(handles.Get(uint64(h), kindCall))
 }
 
 // abandon records an attempt that was allowed but never recorded as
@@ -201,15 +202,15 @@ func recur_guard_new(config *C.char, out *C.recur_handle, errp **C.char) (rc C.i
 	if f != nil {
 		return report(errp, f)
 	}
-	c, f := decodeConfig(text)
-	if f != nil {
-		return report(errp, f)
+	c, err := guardconfig.Decode(text)
+	if err != nil {
+		return report(errp, &failure{eConfig, err.Error()})
 	}
 	g, f := newGuard(c)
 	if f != nil {
 		return report(errp, f)
 	}
-	h, put := handles.put(kindGuard, unsafe.Pointer(g))
+	h, put := handles.Put(kindGuard, unsafe.Pointer(g))
 	if !put {
 		return report(errp, &failure{eLimit, "too many open handles"})
 	}
@@ -230,7 +231,7 @@ func recur_guard_tx(h C.recur_handle, out *C.recur_handle) (rc C.int) {
 	}
 	tx := *g
 	tx.inTx = true
-	t, put := handles.put(kindGuard, unsafe.Pointer(&tx))
+	t, put := handles.Put(kindGuard, unsafe.Pointer(&tx))
 	if !put {
 		return eLimit
 	}
@@ -307,7 +308,7 @@ func recur_guard_allow(h C.recur_handle, flags C.uint32_t, out *C.recur_handle) 
 	if g.timed {
 		c.t0 = time.Now()
 	}
-	ch, put := handles.put(kindCall, unsafe.Pointer(c))
+	ch, put := handles.Put(kindCall, unsafe.Pointer(c))
 	if !put {
 		c.abandon()
 		return eLimit

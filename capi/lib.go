@@ -25,7 +25,7 @@ func recur_allocs(count, bytes *C.uint64_t) (rc C.int) {
 //export recur_close
 func recur_close(h C.recur_handle) (rc C.int) {
 	defer recovered(&rc)
-	obj, k := handles.del(uint64(h))
+	obj, k := handles.Del(uint64(h))
 	if obj == nil {
 		return eHandle
 	}

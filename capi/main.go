@@ -9,7 +9,21 @@
 //
 // Every exported function recovers from panics and returns an error
 // code; handles are indices into a table with a generation per slot, so a
-// stale handle is an error, never a crash (see handles.go).
+// stale handle is an error, never a crash (see internal/handle).
 package main
+
+import "github.com/recur-go/recur/capi/internal/handle"
+
+// The kinds of handle: one given to a function that takes another kind is
+// RECUR_E_HANDLE.
+const (
+	kindPolicy handle.Kind = iota + 1
+	kindRun
+	kindGuard
+	kindCall
+)
+
+// handles is the library's handle table.
+var handles handle.Table
 
 func main() {}

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/recur-go/recur/capi/internal/guardconfig"
 	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/interp"
@@ -38,7 +39,7 @@ func parsePolicy(src string) (*policy, *failure) {
 		if len(strings.TrimPrefix(src, bom)) > parse.MaxLen {
 			return nil, &failure{eTooLong, err.Error()}
 		}
-		return nil, &failure{eParse, parseMessage(err)}
+		return nil, &failure{eParse, guardconfig.ParseMessage(err)}
 	}
 	return &policy{s: s}, nil
 }
@@ -93,7 +94,7 @@ func bounds(s schedule.Schedule) C.recur_bounds {
 
 // getPolicy returns the policy h names, or nil.
 func getPolicy(h C.recur_handle) *policy {
-	return (*policy)(handles.get(uint64(h), kindPolicy))
+	return (*policy)(handles.Get(uint64(h), kindPolicy))
 }
 
 //export recur_policy_parse
@@ -112,7 +113,7 @@ func recur_policy_parse(src *C.char, out *C.recur_handle, errp **C.char) (rc C.i
 	if f != nil {
 		return report(errp, f)
 	}
-	h, put := handles.put(kindPolicy, unsafe.Pointer(p))
+	h, put := handles.Put(kindPolicy, unsafe.Pointer(p))
 	if !put {
 		return report(errp, &failure{eLimit, "too many open handles"})
 	}

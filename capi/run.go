@@ -24,7 +24,7 @@ type run struct {
 }
 
 func getRun(h C.recur_handle) *run {
-	return (*run)(handles.get(uint64(h), kindRun))
+	return (*run)(handles.Get(uint64(h), kindRun))
 }
 
 //export recur_run_start
@@ -38,7 +38,7 @@ func recur_run_start(policy C.recur_handle, seed C.uint64_t, out *C.recur_handle
 	if p == nil {
 		return eHandle
 	}
-	h, put := handles.put(kindRun, unsafe.Pointer(&run{r: interp.Start(p.s, uint64(seed))}))
+	h, put := handles.Put(kindRun, unsafe.Pointer(&run{r: interp.Start(p.s, uint64(seed))}))
 	if !put {
 		return eLimit
 	}
@@ -122,7 +122,7 @@ func recur_run_resume(policy C.recur_handle, buf *C.uint8_t, n C.size_t, out *C.
 	if err := r.r.UnmarshalBinary(b); err != nil {
 		return report(errp, &failure{eState, strings.TrimPrefix(err.Error(), "interp: ")})
 	}
-	h, put := handles.put(kindRun, unsafe.Pointer(r))
+	h, put := handles.Put(kindRun, unsafe.Pointer(r))
 	if !put {
 		return report(errp, &failure{eLimit, "too many open handles"})
 	}

@@ -1,4 +1,7 @@
-package main
+// Package guardconfig decodes the JSON config of a guard of recur's C ABI
+// (recur_guard_new in recur.h): strictly, so that every mistake is an
+// error that names its key.
+package guardconfig
 
 import (
 	"bytes"
@@ -17,13 +20,13 @@ import (
 	"github.com/recur-go/recur/schedule"
 )
 
-// guardConfig is a guard's JSON config, decoded and checked.
-type guardConfig struct {
-	name       string
-	retry      schedule.Schedule // nil: no retries
-	breaker    *breaker.Config   // nil: no breaker
-	budget     budget.Config     // nil: no budget
-	budgetKind string
+// Config is a guard's JSON config, decoded and checked.
+type Config struct {
+	Name       string
+	Retry      schedule.Schedule // nil: no retries
+	Breaker    *breaker.Config   // nil: no breaker
+	Budget     budget.Config     // nil: no budget
+	BudgetKind string            // "token_bucket", "ratio" or "adaptive"
 }
 
 // The keys of a guard's config, of its breaker and of each kind of
@@ -62,14 +65,18 @@ var goNames = strings.NewReplacer(
 	"budget: AdaptiveConfig.Window", "budget.window",
 )
 
-// configError is a config's failure.
-func configError(msg string) *failure { return &failure{eConfig, msg} }
+// configError is a config's mistake.
+func configError(msg string) error { return errors.New(msg) }
 
-// decodeConfig decodes and checks a guard's JSON config. Every mistake
-// is an error that names the key: an unknown or repeated key, a value of
-// the wrong type, a value out of range.
-func decodeConfig(text string) (guardConfig, *failure) {
-	var c guardConfig
+// Translate turns the Go field names in an error of breaker.New or of a
+// budget's New into the config's keys.
+func Translate(err error) string { return goNames.Replace(err.Error()) }
+
+// Decode decodes and checks a guard's JSON config. Every mistake is an
+// error that names the key: an unknown or repeated key, a value of the
+// wrong type, a value out of range.
+func Decode(text string) (Config, error) {
+	var c Config
 	if f := checkKeys(text); f != nil {
 		return c, f
 	}
@@ -81,7 +88,7 @@ func decodeConfig(text string) (guardConfig, *failure) {
 		return c, f
 	}
 	if raw, ok := top.m["name"]; ok {
-		if f := top.str("name", raw, &c.name); f != nil {
+		if f := top.str("name", raw, &c.Name); f != nil {
 			return c, f
 		}
 	}
@@ -94,33 +101,33 @@ func decodeConfig(text string) (guardConfig, *failure) {
 		if f != nil {
 			return c, f
 		}
-		c.retry = s
+		c.Retry = s
 	}
 	if raw, ok := top.m["breaker"]; ok && !isNull(raw) {
 		bc, f := decodeBreaker(raw)
 		if f != nil {
 			return c, f
 		}
-		bc.Name = c.name
-		c.breaker = &bc
+		bc.Name = c.Name
+		c.Breaker = &bc
 	}
 	raw, ok := top.m["budget"]
 	switch {
 	case !ok:
-		c.budget, c.budgetKind = budget.DefaultConfig(), "token_bucket"
+		c.Budget, c.BudgetKind = budget.DefaultConfig(), "token_bucket"
 	case !isNull(raw):
 		bc, kind, f := decodeBudget(raw)
 		if f != nil {
 			return c, f
 		}
-		c.budget, c.budgetKind = bc, kind
+		c.Budget, c.BudgetKind = bc, kind
 	}
 	return c, nil
 }
 
 // decodeBreaker decodes the "breaker" object and checks it with
 // breaker.New's rules.
-func decodeBreaker(raw json.RawMessage) (breaker.Config, *failure) {
+func decodeBreaker(raw json.RawMessage) (breaker.Config, error) {
 	var c breaker.Config
 	o, f := object(raw, "breaker")
 	if f != nil {
@@ -159,14 +166,14 @@ func decodeBreaker(raw json.RawMessage) (breaker.Config, *failure) {
 		}
 	}
 	if _, err := breaker.New(c); err != nil {
-		return c, configError(goNames.Replace(err.Error()))
+		return c, configError(Translate(err))
 	}
 	return c, nil
 }
 
 // decodeBudget decodes the "budget" object and checks it with the
 // budget's own rules.
-func decodeBudget(raw json.RawMessage) (budget.Config, string, *failure) {
+func decodeBudget(raw json.RawMessage) (budget.Config, string, error) {
 	o, f := object(raw, "budget")
 	if f != nil {
 		return nil, "", f
@@ -235,24 +242,24 @@ func decodeBudget(raw json.RawMessage) (budget.Config, string, *failure) {
 		c = ad
 	}
 	if _, err := c.New(); err != nil {
-		return nil, "", configError(goNames.Replace(err.Error()))
+		return nil, "", configError(Translate(err))
 	}
 	return c, kind, nil
 }
 
 // policyAt parses a policy found at key, and says where in it a mistake
 // is.
-func policyAt(key, src string) (schedule.Schedule, *failure) {
+func policyAt(key, src string) (schedule.Schedule, error) {
 	s, err := parse.Parse(src)
 	if err != nil {
-		return nil, configError(key + ": " + parseMessage(err))
+		return nil, configError(key + ": " + ParseMessage(err))
 	}
 	return s, nil
 }
 
-// parseMessage is a parse error's position and message, then the source
+// ParseMessage is a parse error's position and message, then the source
 // line and a caret under the spot.
-func parseMessage(err error) string {
+func ParseMessage(err error) string {
 	var pe *parse.Error
 	if errors.As(err, &pe) {
 		return pe.Error() + "\n" + pe.Caret()
@@ -268,7 +275,7 @@ type jsonObject struct {
 }
 
 // object decodes raw as a JSON object.
-func object(raw []byte, path string) (jsonObject, *failure) {
+func object(raw []byte, path string) (jsonObject, error) {
 	o := jsonObject{path: path}
 	if t := firstByte(raw); t != '{' {
 		return o, configError(path + " is " + jsonKind(raw) + ", not an object")
@@ -297,7 +304,7 @@ func (o jsonObject) key(k string) string {
 }
 
 // known returns an error for the first key not in keys.
-func (o jsonObject) known(keys []string) *failure {
+func (o jsonObject) known(keys []string) error {
 	for _, k := range o.keys {
 		if !slices.Contains(keys, k) {
 			msg := "unknown key " + strconv.Quote(o.key(k))
@@ -311,7 +318,7 @@ func (o jsonObject) known(keys []string) *failure {
 }
 
 // str decodes a string.
-func (o jsonObject) str(k string, raw json.RawMessage, dst *string) *failure {
+func (o jsonObject) str(k string, raw json.RawMessage, dst *string) error {
 	if firstByte(raw) != '"' {
 		return configError(o.key(k) + " is " + jsonKind(raw) + ", not a string")
 	}
@@ -322,7 +329,7 @@ func (o jsonObject) str(k string, raw json.RawMessage, dst *string) *failure {
 }
 
 // int decodes an integer that fits in 32 bits.
-func (o jsonObject) int(k string, raw json.RawMessage, dst *int) *failure {
+func (o jsonObject) int(k string, raw json.RawMessage, dst *int) error {
 	n, err := strconv.ParseInt(string(raw), 10, 32)
 	if err != nil {
 		if firstByte(raw) == '-' || isDigit(firstByte(raw)) {
@@ -335,7 +342,7 @@ func (o jsonObject) int(k string, raw json.RawMessage, dst *int) *failure {
 }
 
 // float decodes a number.
-func (o jsonObject) float(k string, raw json.RawMessage, dst *float64) *failure {
+func (o jsonObject) float(k string, raw json.RawMessage, dst *float64) error {
 	c := firstByte(raw)
 	if c != '-' && !isDigit(c) {
 		return configError(o.key(k) + " is " + jsonKind(raw) + ", not a number")
@@ -349,7 +356,7 @@ func (o jsonObject) float(k string, raw json.RawMessage, dst *float64) *failure 
 }
 
 // duration decodes a duration written as a string in Go's syntax.
-func (o jsonObject) duration(k string, raw json.RawMessage, dst *time.Duration) *failure {
+func (o jsonObject) duration(k string, raw json.RawMessage, dst *time.Duration) error {
 	var s string
 	if firstByte(raw) != '"' {
 		return configError(o.key(k) + " is " + jsonKind(raw) + `, not a duration string such as "250ms" or "10s"`)
@@ -371,7 +378,7 @@ func (o jsonObject) duration(k string, raw json.RawMessage, dst *time.Duration) 
 // checkKeys walks the whole document: it must be one JSON value, with no
 // key repeated in any object (encoding/json would keep the last one
 // silently).
-func checkKeys(text string) *failure {
+func checkKeys(text string) error {
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	type frame struct {

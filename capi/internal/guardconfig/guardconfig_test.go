@@ -1,4 +1,4 @@
-package main
+package guardconfig
 
 import (
 	"reflect"
@@ -46,68 +46,75 @@ func TestConfigOutOfRange(t *testing.T) {
 		{`{"retry": "times(3)"`, "config"},
 	}
 	for _, tt := range tests {
-		_, f := decodeConfig(tt.config)
+		_, f := Decode(tt.config)
 		if f == nil {
 			t.Errorf("%s: no error", tt.config)
 			continue
 		}
-		if f.code != eConfig || !strings.Contains(f.msg, tt.want) {
-			t.Errorf("%s:\n got %d %q\nwant %d %q", tt.config, f.code, f.msg, eConfig, tt.want)
+		if !strings.Contains(f.Error(), tt.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tt.config, f.Error(), tt.want)
 		}
 	}
 }
 
 // TestConfigDecodes checks what a config decodes to.
 func TestConfigDecodes(t *testing.T) {
-	c, f := decodeConfig(`{"name": "db", "retry": "times(3)", "breaker": {"consecutive_failures": 3, "slow_call": "2s", "window": "30s", "open_for": "spaced(10s)", "half_open_probes": 2, "count_window": 0}}`)
+	c, f := Decode(`{"name": "db", "retry": "times(3)", "breaker": {"consecutive_failures": 3, "slow_call": "2s", "window": "30s", "open_for": "spaced(10s)", "half_open_probes": 2, "count_window": 0}}`)
 	if f != nil {
-		t.Fatal(f.msg)
+		t.Fatal(f)
 	}
-	if c.name != "db" || c.retry.String() != "Times(3)" || c.breaker == nil {
+	if c.Name != "db" || c.Retry.String() != "Times(3)" || c.Breaker == nil {
 		t.Fatalf("%+v", c)
 	}
-	b := c.breaker
+	b := c.Breaker
 	if b.Name != "db" || b.ConsecutiveFailures != 3 || b.SlowCall != 2*time.Second || b.Window != 30*time.Second || b.OpenFor.String() != "Spaced(10s)" || b.HalfOpenProbes != 2 {
 		t.Errorf("breaker %+v", b)
 	}
-	if c.budget != budget.DefaultConfig() || c.budgetKind != "token_bucket" {
-		t.Errorf("a budget left out is %v %q, want the default token bucket", c.budget, c.budgetKind)
+	if c.Budget != budget.DefaultConfig() || c.BudgetKind != "token_bucket" {
+		t.Errorf("a budget left out is %v %q, want the default token bucket", c.Budget, c.BudgetKind)
 	}
 
-	c, f = decodeConfig(`{"retry": null, "breaker": null, "budget": null}`)
-	if f != nil || c.retry != nil || c.breaker != nil || c.budget != nil {
+	c, f = Decode(`{"retry": null, "breaker": null, "budget": null}`)
+	if f != nil || c.Retry != nil || c.Breaker != nil || c.Budget != nil {
 		t.Errorf("nulls: %+v %v", c, f)
 	}
-	c, f = decodeConfig(`{"breaker": {}}`)
-	if f != nil || c.breaker == nil || !reflect.DeepEqual(*c.breaker, breaker.Config{}) {
-		t.Errorf("an empty breaker is %+v %v, want the zero Config", c.breaker, f)
+	c, f = Decode(`{"breaker": {}}`)
+	if f != nil || c.Breaker == nil || !reflect.DeepEqual(*c.Breaker, breaker.Config{}) {
+		t.Errorf("an empty breaker is %+v %v, want the zero Config", c.Breaker, f)
 	}
-	c, f = decodeConfig(`{"budget": {"kind": "ratio", "percent": 20, "min_per_second": -1, "window": "1m"}}`)
-	if want := (budget.RatioConfig{Percent: 20, MinPerSecond: -1, Window: time.Minute}); f != nil || c.budget != want {
-		t.Errorf("ratio: %+v %v", c.budget, f)
+	c, f = Decode(`{"budget": {"kind": "ratio", "percent": 20, "min_per_second": -1, "window": "1m"}}`)
+	if want := (budget.RatioConfig{Percent: 20, MinPerSecond: -1, Window: time.Minute}); f != nil || c.Budget != want {
+		t.Errorf("ratio: %+v %v", c.Budget, f)
 	}
-	c, f = decodeConfig(`{"budget": {"kind": "adaptive", "k": 1.5, "window": "1m"}}`)
-	if want := (budget.AdaptiveConfig{K: 1.5, Window: time.Minute}); f != nil || c.budget != want || c.budgetKind != "adaptive" {
-		t.Errorf("adaptive: %+v %v", c.budget, f)
+	c, f = Decode(`{"budget": {"kind": "adaptive", "k": 1.5, "window": "1m"}}`)
+	if want := (budget.AdaptiveConfig{K: 1.5, Window: time.Minute}); f != nil || c.Budget != want || c.BudgetKind != "adaptive" {
+		t.Errorf("adaptive: %+v %v", c.Budget, f)
 	}
 }
 
-// FuzzConfig checks that no config makes decodeConfig panic, and that
-// each one it accepts builds a guard.
+// FuzzConfig checks that no config makes Decode panic, and that each
+// one it accepts builds its breaker and budget.
 func FuzzConfig(f *testing.F) {
 	for _, s := range []string{`{}`, `{"retry": "times(3)", "breaker": {"window": "1s"}, "budget": {"kind": "ratio"}}`, `{"a": [1, {"b": null}]}`, `[`, `{"budget": {"kind": "adaptive", "k": 2}}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, fail := decodeConfig(s)
-		if fail != nil {
-			if fail.code != eConfig || fail.msg == "" {
-				t.Fatalf("%q: %d %q", s, fail.code, fail.msg)
+		c, err := Decode(s)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatalf("%q: an empty message", s)
 			}
 			return
 		}
-		if _, fail := newGuard(c); fail != nil {
-			t.Fatalf("%q decodes, but makes no guard: %s", s, fail.msg)
+		if c.Breaker != nil {
+			if _, err := breaker.New(*c.Breaker); err != nil {
+				t.Fatalf("%q decodes, but makes no breaker: %v", s, err)
+			}
+		}
+		if c.Budget != nil {
+			if _, err := c.Budget.New(); err != nil {
+				t.Fatalf("%q decodes, but makes no budget: %v", s, err)
+			}
 		}
 	})
 }

@@ -1,4 +1,7 @@
-package main
+// Package handle is the handle table of recur's C ABI: C holds opaque
+// 64-bit handles instead of pointers, and a stale one is detected instead
+// of reaching freed or reused memory.
+package handle
 
 import (
 	"sync"
@@ -19,26 +22,21 @@ import (
 // handle and carries no generation: a reused number would reach another
 // object.
 const (
-	indexBits = 22 // RECUR_MAX_HANDLES = 1<<indexBits
-	maxSlots  = 1 << indexBits
-	genBits   = 64 - indexBits // generations wrap after 2⁴² reuses of a slot
-	genMask   = 1<<genBits - 1
+	indexBits = 22
+	// Max is how many handles may be live at once (RECUR_MAX_HANDLES).
+	Max      = 1 << indexBits
+	maxSlots = Max
+	genBits  = 64 - indexBits // generations wrap after 2⁴² reuses of a slot
+	genMask  = 1<<genBits - 1
 
 	chunkBits = 12
 	chunkSize = 1 << chunkBits
 	maxChunks = maxSlots / chunkSize
 )
 
-// kind is the type of object a handle names; a handle of one kind given
-// to a function of another is reported as RECUR_E_HANDLE.
-type kind uint8
-
-const (
-	kindPolicy kind = iota + 1
-	kindRun
-	kindGuard
-	kindCall
-)
+// Kind is the type of object a handle names, from 1; a handle looked up
+// as another kind is not found.
+type Kind uint8
 
 // slot is one place in the table. word is the live handle's generation
 // and kind, gen<<8 | kind, or 0 while the slot is free; obj is its object.
@@ -49,12 +47,13 @@ const (
 type slot struct {
 	word atomic.Uint64
 	obj  unsafe.Pointer // accessed atomically
-	gen  uint64         // the last generation issued from the slot; under table.mu
+	gen  uint64         // the last generation issued from the slot; under Table.mu
 }
 
-// table is the handle table. Lookups take no lock: three atomic loads.
-// Issuing and closing take the mutex, for the free list.
-type table struct {
+// Table is a handle table; its zero value is empty and ready. Lookups
+// take no lock: three atomic loads. Issuing and closing take the mutex,
+// for the free list.
+type Table struct {
 	mu     sync.Mutex
 	free   []uint32 // closed slots, reused last in first out
 	used   uint32   // slots ever used: the next fresh index
@@ -62,11 +61,9 @@ type table struct {
 	chunks [maxChunks]atomic.Pointer[[chunkSize]slot]
 }
 
-var handles table
-
-// put stores obj, which must not be nil, and returns its new handle, or
+// Put stores obj, which must not be nil, and returns its new handle, or
 // false when maxSlots handles are live.
-func (t *table) put(k kind, obj unsafe.Pointer) (uint64, bool) {
+func (t *Table) Put(k Kind, obj unsafe.Pointer) (uint64, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var i uint32
@@ -96,7 +93,7 @@ func (t *table) put(k kind, obj unsafe.Pointer) (uint64, bool) {
 
 // lookup returns the slot that h names, its word and its object, if h is
 // live and of kind k (any kind for 0).
-func (t *table) lookup(h uint64, k kind) (*slot, uint64, unsafe.Pointer) {
+func (t *Table) lookup(h uint64, k Kind) (*slot, uint64, unsafe.Pointer) {
 	i, gen := uint32(h&(maxSlots-1)), h>>indexBits
 	if gen == 0 {
 		return nil, 0, nil
@@ -107,7 +104,7 @@ func (t *table) lookup(h uint64, k kind) (*slot, uint64, unsafe.Pointer) {
 	}
 	s := &c[i&(chunkSize-1)]
 	w := s.word.Load()
-	if w>>8 != gen || (k != 0 && kind(w) != k) {
+	if w>>8 != gen || (k != 0 && Kind(w) != k) {
 		return nil, 0, nil
 	}
 	obj := atomic.LoadPointer(&s.obj)
@@ -117,17 +114,17 @@ func (t *table) lookup(h uint64, k kind) (*slot, uint64, unsafe.Pointer) {
 	return s, w, obj
 }
 
-// get returns the object that h names, or nil if h is not a live handle
+// Get returns the object that h names, or nil if h is not a live handle
 // of kind k.
-func (t *table) get(h uint64, k kind) unsafe.Pointer {
+func (t *Table) Get(h uint64, k Kind) unsafe.Pointer {
 	_, _, obj := t.lookup(h, k)
 	return obj
 }
 
-// del closes h, of any kind, and returns its object and kind; nil if h
+// Del closes h, of any kind, and returns its object and kind; nil if h
 // was not live. Of two threads closing one handle at once, one gets the
 // object.
-func (t *table) del(h uint64) (unsafe.Pointer, kind) {
+func (t *Table) Del(h uint64) (unsafe.Pointer, Kind) {
 	s, w, obj := t.lookup(h, 0)
 	if s == nil || !s.word.CompareAndSwap(w, 0) {
 		return nil, 0
@@ -137,11 +134,11 @@ func (t *table) del(h uint64) (unsafe.Pointer, kind) {
 	t.free = append(t.free, uint32(h&(maxSlots-1)))
 	t.live--
 	t.mu.Unlock()
-	return obj, kind(w)
+	return obj, Kind(w)
 }
 
-// count returns how many handles are live.
-func (t *table) count() int {
+// Count returns how many handles are live.
+func (t *Table) Count() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.live

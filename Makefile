@@ -7,9 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test mongo-test config-test failure-test standalone
+.PHONY: prom-test otel-test mongo-test config-test failure-test capi-test standalone
 
-test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test
+test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test capi-test
 
 vet:
 	$(GO) vet ./...
@@ -56,6 +56,7 @@ lint: vet tidy
 	cd mongorecur && $(STATICCHECK) ./...
 	cd configtest && $(STATICCHECK) ./...
 	cd failuretable && $(STATICCHECK) ./...
+	cd capi && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -96,6 +97,14 @@ config-test:
 # classifier.
 failure-test:
 	cd failuretable && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# capi/ is the C ABI, a module of its own so that the main module stays
+# free of cgo (docs/c.md). Its tests build librecur.so and librecur.a into
+# a temporary directory, run test/recur_test.c against each under
+# AddressSanitizer with the system cc, and the Python example with
+# python3; with CI=true a missing cc or python3 fails them.
+capi-test:
+	cd capi && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # grpcretry/ is a module of its own too (google.golang.org/grpc stays out
 # of the main go.mod); its tests run against real servers on loopback.

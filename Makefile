@@ -102,9 +102,11 @@ failure-test:
 # free of cgo (docs/c.md). Its tests build librecur.so and librecur.a into
 # a temporary directory, run test/recur_test.c against each under
 # AddressSanitizer with the system cc, and the Python example with
-# python3; with CI=true a missing cc or python3 fails them.
+# python3; with CI=true a missing cc or python3 fails them. -race covers
+# the Go side (a library built with -race cannot be loaded by a C
+# program, so the C test runs without it).
 capi-test:
-	cd capi && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd capi && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # grpcretry/ is a module of its own too (google.golang.org/grpc stays out
 # of the main go.mod); its tests run against real servers on loopback.

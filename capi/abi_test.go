@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/recur-go/recur/breaker"
@@ -162,5 +164,65 @@ func TestDelayAllocs(t *testing.T) {
 	p.delay(3, 1)
 	if n := testing.AllocsPerRun(1000, func() { p.delay(3, 7) }); n > 0 {
 		t.Errorf("delay allocates %.1f times", n)
+	}
+}
+
+// TestExportsConcurrent calls the exported functions from many
+// goroutines at once, on one shared policy and guard, while others close
+// the calls and runs being used: the Go side of the C test's threads, so
+// that go test -race sees the same code (a library built with -race
+// cannot be loaded by a C program).
+func TestExportsConcurrent(t *testing.T) {
+	src := newCString("fulljitter(1ms, 10ms) & times(3)")
+	defer freeCString(src)
+	cfg := newCString(`{"retry": "spaced(1ms) & times(3)", "breaker": {}, "budget": {"kind": "token_bucket"}}`)
+	defer freeCString(cfg)
+	var p, g cHandle
+	if recur_policy_parse(src, &p, nil) != rcOK || recur_guard_new(cfg, &g, nil) != rcOK {
+		t.Fatal("setup")
+	}
+	defer recur_close(p)
+	defer recur_close(g)
+	var shared [4]atomic.Uint64 // handles that other goroutines close
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 500 {
+				var d cInt64
+				if recur_policy_delay(p, cInt64(1+i%3), cUint64(i), &d) != rcOK {
+					t.Error("delay")
+					return
+				}
+				var c, r cHandle
+				if recur_guard_allow(g, 1, &c) != rcOK || recur_run_start(p, cUint64(i), &r) != rcOK {
+					t.Error("allow or start")
+					return
+				}
+				shared[w].Store(uint64(c))
+				// Another goroutine may close c meanwhile: stale, never a crash.
+				if rc := recur_call_record(c, 2, &d, nil); rc != rcOK && rc != eHandle { // retryable: the breaker counts nothing
+					t.Errorf("record: %d", rc)
+				}
+				if rc := recur_call_allow(c); rc != rcOK && rc != eHandle && rc != eOrder {
+					t.Errorf("allow: %d", rc)
+				}
+				if rc := recur_close(c); rc != rcOK && rc != eHandle {
+					t.Errorf("close: %d", rc)
+				}
+				recur_run_next(r, 0, 0, &d)
+				recur_close(r)
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 2000 {
+			for i := range shared {
+				recur_close(cHandle(shared[i].Load()))
+			}
+		}
+	})
+	wg.Wait()
+	if n := handles.Count(); n != 2 {
+		t.Errorf("%d handles open, want the policy and the guard", n)
 	}
 }

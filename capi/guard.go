@@ -69,7 +69,9 @@ const (
 )
 
 // call is one call and its attempts through a guard. Its functions
-// serialise on mu.
+// serialise on mu, and check under it that the handle is still live: a
+// call closed by another thread since the lookup is reported stale, not
+// out of order.
 type call struct {
 	mu     sync.Mutex
 	g      *guard
@@ -336,6 +338,9 @@ func recur_call_record(h C.recur_handle, v C.int, delay *C.int64_t, why *C.int) 
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if getCall(h) != c {
+		return eHandle // closed since the lookup
+	}
 	if c.phase != allowed {
 		return eOrder
 	}
@@ -356,6 +361,9 @@ func recur_call_allow(h C.recur_handle) (rc C.int) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if getCall(h) != c {
+		return eHandle // closed since the lookup
+	}
 	if c.phase != waiting {
 		return eOrder
 	}

@@ -43,7 +43,7 @@ func newGuard(c guardconfig.Config) (*guard, *failure) {
 	}
 	if c.Breaker != nil {
 		b, err := breaker.New(*c.Breaker)
-		if err != nil { // decodeConfig checked it already
+		if err != nil { // guardconfig.Decode checked it already
 			return nil, &failure{eConfig, guardconfig.Translate(err)}
 		}
 		g.br = b

@@ -11,9 +11,9 @@ CLI_PROP_PKGS ?= $(call prop_pkgs,cmd/schedcheck)
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test mongo-test config-test failure-test cli-test standalone
+.PHONY: prom-test otel-test mongo-test config-test failure-test cli-test capi-test standalone
 
-test: vet race props cli-test bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test
+test: vet race props cli-test bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test capi-test
 
 vet:
 	$(GO) vet ./...
@@ -73,7 +73,7 @@ tidy:
 # each go.mod, not the workspace's, must be enough. It then runs each
 # module's tests the same way, with -short, but for the modules in
 # STANDALONE_NO_TEST, whose tests start a server or a browser (PostgreSQL,
-# redis-server, Chromium): make test runs those once, in the workspace.
+# redis-server, Chromium): make test runs those once, with GOWORK=off too.
 STANDALONE_NO_TEST ?= pgretry redisretry cmd/schedcheck/playground/browsertest
 standalone:
 	@for d in $(MODULES); do \
@@ -116,6 +116,16 @@ config-test:
 failure-test:
 	cd failuretable && $(GO) vet ./... && $(GO) test -count=1 ./...
 
+# capi/ is the C ABI, a module of its own so that the main module stays
+# free of cgo (docs/c.md). Its tests build librecur.so and librecur.a into
+# a temporary directory, run test/recur_test.c against each under
+# AddressSanitizer with the system cc, and the Python example with
+# python3; with CI=true a missing cc or python3 fails them. -race covers
+# the Go side (a library built with -race cannot be loaded by a C
+# program, so the C test runs without it).
+capi-test:
+	cd capi && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
 # grpcretry/ is a module of its own too (google.golang.org/grpc stays out
 # of the main go.mod); its tests run against real servers on loopback.
 grpc-test:
@@ -126,7 +136,7 @@ grpc-test:
 # postgresql package, which .ci/run installs) and fail without it when
 # CI=true.
 pg-test:
-	cd pgretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+	cd pgretry && GOWORK=off $(GO) vet ./... && GOWORK=off $(GO) test -race -count=1 ./...
 
 # mongorecur/ is a module of its own (the MongoDB driver stays out of the
 # main go.mod); its tests run FerretDB, a MongoDB wire server, embedded in
@@ -140,8 +150,8 @@ mongo-test:
 # tests start /usr/bin/redis-server on a free loopback port (.ci/run
 # installs it); natsretry's run the NATS server in the test process.
 redis-test:
-	cd redisretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
-	cd redisretry && $(GO) test -count=1 -run TestFleetOfProcesses ./redisbreaker
+	cd redisretry && GOWORK=off $(GO) vet ./... && GOWORK=off $(GO) test -race -count=1 ./...
+	cd redisretry && GOWORK=off $(GO) test -count=1 -run TestFleetOfProcesses ./redisbreaker
 
 nats-test:
 	cd natsretry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
@@ -189,7 +199,7 @@ site:
 # Chromium against schedcheck serve, which builds this tree's program into
 # the user cache, outside the tree.
 browser-test:
-	cd cmd/schedcheck/playground/browsertest && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd cmd/schedcheck/playground/browsertest && GOWORK=off $(GO) vet ./... && GOWORK=off $(GO) test -count=1 ./...
 
 # docs/playground.png for the README, and the figures of docs/benchmarks.md.
 screenshot:

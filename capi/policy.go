@@ -14,7 +14,7 @@ import (
 
 	"github.com/recur-go/recur/capi/internal/guardconfig"
 	"github.com/recur-go/recur/explain"
-	"github.com/recur-go/recur/internal/sat"
+	"github.com/recur-go/recur/capi/internal/sat"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"

@@ -10,7 +10,7 @@
 //     internal packages, which are free to change between releases;
 //   - the test kits (internal/schedgen, internal/leakcheck, and the
 //     adapters' internal/obstest) are imported from _test.go files only;
-//   - each copy that cmd/schedcheck keeps of an internal package is the
+//   - each copy that cmd/schedcheck or capi keeps of an internal package is the
 //     same as its original but for import paths, and so are the copies of
 //     obstest that grpcretry, natsretry, pgretry and redisretry keep.
 //

@@ -22,9 +22,12 @@ const root = "../.."
 // testKits are the internal packages that only tests may import.
 var testKits = []string{module + "/internal/schedgen", module + "/internal/leakcheck"}
 
-// copies are the internal packages of which cmd/schedcheck keeps a copy
-// in cmd/schedcheck/internal.
-var copies = []string{"sat", "schedgen", "suggest", "yamlguard"}
+// copies are, by nested module, the internal packages of the main module
+// of which it keeps a copy in its own internal/.
+var copies = map[string][]string{
+	"cmd/schedcheck": {"sat", "schedgen", "suggest", "yamlguard"},
+	"capi":           {"sat", "suggest"},
+}
 
 // obstestUsers are the adapters that each keep a copy of the test kit
 // obstest in their internal/obstest.
@@ -155,33 +158,36 @@ func TestTestKitsOnlyInTests(t *testing.T) {
 	}
 }
 
-// TestCopiesAreTheSame: each package of cmd/schedcheck/internal that
-// copies one of internal/ has the same files, the same but for the
-// import paths that lead into its own module's internal/.
+// TestCopiesAreTheSame: each package of a nested module's internal/ that
+// copies one of internal/ has the same files, the same but for the import
+// paths that lead into its own module's internal/.
 func TestCopiesAreTheSame(t *testing.T) {
-	cli := filepath.Join(root, "cmd", "schedcheck")
-	if _, err := os.Stat(filepath.Join(cli, "go.mod")); err != nil {
-		t.Skip("no cmd/schedcheck here (a copy of the main module alone)")
-	}
-	for _, name := range copies {
-		orig, cp := filepath.Join(root, "internal", name), filepath.Join(cli, "internal", name)
-		want, got := goFiles(t, orig), goFiles(t, cp)
-		if !slices.Equal(want, got) {
-			t.Errorf("cmd/schedcheck/internal/%s has the files %v, internal/%s has %v", name, got, name, want)
+	for mod, names := range copies {
+		dir := filepath.Join(root, filepath.FromSlash(mod))
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+			t.Logf("no %s here (a copy of the main module alone)", mod)
 			continue
 		}
-		for _, f := range want {
-			a, err := os.ReadFile(filepath.Join(orig, f))
-			if err != nil {
-				t.Fatal(err)
+		for _, name := range names {
+			orig, cp := filepath.Join(root, "internal", name), filepath.Join(dir, "internal", name)
+			want, got := goFiles(t, orig), goFiles(t, cp)
+			if !slices.Equal(want, got) {
+				t.Errorf("%s/internal/%s has the files %v, internal/%s has %v", mod, name, got, name, want)
+				continue
 			}
-			b, err := os.ReadFile(filepath.Join(cp, f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b = bytes.ReplaceAll(b, []byte(`"`+module+`/cmd/schedcheck/internal/`), []byte(`"`+module+`/internal/`))
-			if !bytes.Equal(a, b) {
-				t.Errorf("cmd/schedcheck/internal/%s/%s differs from internal/%s/%s: copy it again (see internal/%s's doc)", name, f, name, f, name)
+			for _, f := range want {
+				a, err := os.ReadFile(filepath.Join(orig, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := os.ReadFile(filepath.Join(cp, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b = bytes.ReplaceAll(b, []byte(`"`+module+`/`+mod+`/internal/`), []byte(`"`+module+`/internal/`))
+				if !bytes.Equal(a, b) {
+					t.Errorf("%s/internal/%s/%s differs from internal/%s/%s: copy it again (see internal/%s's doc)", mod, name, f, name, f, name)
+				}
 			}
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
-	"github.com/recur-go/recur/internal/suggest"
+	"github.com/recur-go/recur/capi/internal/suggest"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
 )

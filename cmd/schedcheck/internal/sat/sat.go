@@ -4,10 +4,11 @@
 //
 // Its users are schedule, interp, explain, simulate, storm, audit and
 // breaker, and the tests of repeat and retry. It imports nothing of the
-// module. It exists twice: here, and as a copy in
-// cmd/schedcheck/internal/sat for the schedcheck module, which cannot
-// import another module's internal packages; the two are the same but for
-// import paths, and internal/layout's test keeps them so.
+// module. It exists three times: here, and as copies in
+// cmd/schedcheck/internal/sat and capi/internal/sat for the schedcheck and
+// capi modules, which cannot import another module's internal packages;
+// they are the same but for import paths, and internal/layout's test keeps
+// them so.
 package sat
 
 import (

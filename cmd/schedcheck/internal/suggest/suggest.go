@@ -3,10 +3,10 @@
 // keys.
 //
 // Its users are parse and audit. It imports nothing of the module. It
-// exists twice: here, and as a copy in cmd/schedcheck/internal/suggest for
-// the schedcheck module, which cannot import another module's internal
-// packages; the two are the same but for import paths, and
-// internal/layout's test keeps them so.
+// exists three times: here, and as copies in cmd/schedcheck/internal/suggest
+// and capi/internal/suggest for the schedcheck and capi modules, which
+// cannot import another module's internal packages; they are the same but
+// for import paths, and internal/layout's test keeps them so.
 package suggest
 
 import "strings"

@@ -13,8 +13,8 @@ import (
 	"unsafe"
 
 	"github.com/recur-go/recur/capi/internal/guardconfig"
-	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/capi/internal/sat"
+	"github.com/recur-go/recur/explain"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"

@@ -50,7 +50,8 @@ type Transport struct {
 	// Transports with a nil Base share one copy of http.DefaultTransport.
 	// Any other Base (a wrapper around an *http.Transport) has each
 	// attempt's connections counted through net/http's client trace
-	// (httptrace GetConn), with the same limit and error.
+	// (httptrace GetConn), with the same limit and error, unless it is a
+	// ConnBounder that bounds them itself.
 	//
 	// A Base that implements ErrorClassifier classifies its own errors:
 	// it says which prove that the request was never sent, or was

@@ -7,9 +7,9 @@ PROP_PKGS   ?= $(shell $(GO) list -f '{{if or (.TestImports) (.XTestImports)}}{{
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test mongo-test config-test failure-test standalone
+.PHONY: prom-test otel-test mongo-test config-test failure-test h3-test standalone
 
-test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test
+test: vet race props bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test h3-test
 
 vet:
 	$(GO) vet ./...
@@ -56,6 +56,7 @@ lint: vet tidy
 	cd mongorecur && $(STATICCHECK) ./...
 	cd configtest && $(STATICCHECK) ./...
 	cd failuretable && $(STATICCHECK) ./...
+	cd h3retry && $(STATICCHECK) ./...
 
 # tidy fails when any module's go.mod or go.sum is not what go mod tidy
 # would write. Each module is tidied on its own (GOWORK=off), as a user
@@ -115,6 +116,12 @@ pg-test:
 # installed. With CI=true a server that cannot start fails the tests.
 mongo-test:
 	cd mongorecur && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# h3retry/ is a module of its own (quic-go stays out of the main go.mod);
+# its tests run quic-go's HTTP/3 server on loopback UDP in the test
+# process, with a certificate the tests make, so nothing is installed.
+h3-test:
+	cd h3retry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # redisretry/ and natsretry/ are modules of their own (go-redis, nats.go
 # and the embedded nats-server stay out of the main go.mod). redisretry's

@@ -143,10 +143,11 @@ type client struct {
 	dials atomic.Int64
 }
 
-// clientQUIC is the client's QUIC configuration: short timeouts, so that
-// a dead server is found out in a test's time.
+// clientQUIC is the client's QUIC configuration: a short idle timeout,
+// so that a server that vanished is found out in a test's time, with
+// keep-alives well inside it, and room for a handshake on a busy machine.
 func clientQUIC() *quic.Config {
-	return &quic.Config{HandshakeIdleTimeout: 500 * time.Millisecond, MaxIdleTimeout: time.Second, KeepAlivePeriod: 200 * time.Millisecond}
+	return &quic.Config{HandshakeIdleTimeout: 2 * time.Second, MaxIdleTimeout: time.Second, KeepAlivePeriod: 200 * time.Millisecond}
 }
 
 func newClient(t testing.TB) *client {

@@ -11,9 +11,9 @@ CLI_PROP_PKGS ?= $(call prop_pkgs,cmd/schedcheck)
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test mongo-test config-test failure-test cli-test capi-test standalone
+.PHONY: prom-test otel-test mongo-test config-test failure-test cli-test capi-test h3-test standalone
 
-test: vet race props cli-test bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test capi-test
+test: vet race props cli-test bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test capi-test h3-test
 
 vet:
 	$(GO) vet ./...
@@ -144,6 +144,12 @@ pg-test:
 # installed. With CI=true a server that cannot start fails the tests.
 mongo-test:
 	cd mongorecur && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+# h3retry/ is a module of its own (quic-go stays out of the main go.mod);
+# its tests run quic-go's HTTP/3 server on loopback UDP in the test
+# process, with a certificate the tests make, so nothing is installed.
+h3-test:
+	cd h3retry && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # redisretry/ and natsretry/ are modules of their own (go-redis, nats.go
 # and the embedded nats-server stay out of the main go.mod). redisretry's

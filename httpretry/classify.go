@@ -129,7 +129,7 @@ func (c *call) judgeError(ctx context.Context, err error) verdict.Verdict {
 		c.label = labelCanceled
 		return verdict.Neutral // the caller gave up; the target did nothing wrong
 	}
-	k := kindOf(err)
+	k := kindOf(err, c.cfg.classify)
 	c.label = errorLabel(k, err)
 	switch k {
 	case kindTLS, kindNoHost:
@@ -159,15 +159,22 @@ const (
 	kindTLS                 // a TLS handshake or certificate failure: never retried
 	kindNoHost              // DNS says the host does not exist
 	kindUnsent              // the request never reached the server: dial failed
-	kindRefused             // HTTP/2 REFUSED_STREAM: the server did not process it
+	kindRefused             // HTTP/2 REFUSED_STREAM, a Base's Rejected: the server did not process it
 	kindBroken              // the connection failed or timed out; the server may have processed it
 )
 
-// kindOf classifies a transport error. The order matters: a TLS error or
-// a dial error is also a net.Error.
-func kindOf(err error) kind {
+// kindOf classifies a transport error; cl, if not nil, is the Base's
+// own classification of its errors, which comes after TLS and before
+// every other rule. The order matters: a TLS error or a dial error is
+// also a net.Error.
+func kindOf(err error, cl ErrorClassifier) kind {
 	if neterr.IsTLS(err) {
 		return kindTLS
+	}
+	if cl != nil {
+		if k, ok := classKind(cl.ClassifyError(err), err); ok {
+			return k
+		}
 	}
 	var op *net.OpError
 	if find(err, func(e error) bool { op, _ = e.(*net.OpError); return op != nil && op.Op == "dial" }) {

@@ -22,6 +22,23 @@ import (
 // bound turns that loop into a failed attempt.
 const maxDialsPerAttempt = 4
 
+// ConnBounder is an optional interface of a Transport's Base that is not
+// an *http.Transport: a Base that bounds by itself the connections one of
+// its RoundTrips may open says how many, and when that is at most four
+// (the bound the Transport applies), the Transport does not wrap the Base
+// in the client trace that counts them (see Transport.Base). That trace
+// makes every attempt's context cancelable, which costs a Base that
+// derives contexts of its own from the request's a little on every
+// request. Module h3retry's Base implements it: quic-go's HTTP/3 client
+// makes at most two connections for one RoundTrip (its one resend).
+//
+// A MaxConnsPerRoundTrip of zero or less, or above four, is as if the
+// Base did not implement ConnBounder. The Transport looks for it on the
+// Base it is given, as for ErrorClassifier.
+type ConnBounder interface {
+	MaxConnsPerRoundTrip() int
+}
+
 // ErrDialLimit is what errors.Is finds in the error of an attempt that
 // needed more than four connections: the server hung up on each one before
 // answering, as a server that sends GOAWAY on every stream does.
@@ -96,7 +113,8 @@ var zeroDialer net.Dialer // what net/http dials with when no hook is set
 // *http.Transport is used through a copy whose dial functions count
 // (newDialBound). Any other Base, such as a tracing or logging wrapper
 // around an *http.Transport that httpretry cannot reach, is wrapped in a
-// traceBound, which counts the connections net/http asks for. A nil
+// traceBound, which counts the connections net/http asks for, unless it
+// is a ConnBounder that bounds them at least as tightly. A nil
 // base is returned as it is. http.DefaultTransport's copy is made once
 // and shared, so that every Transport with a nil Base shares one pool of
 // connections, as it would share http.DefaultTransport's.
@@ -111,6 +129,11 @@ func boundDials(base http.RoundTripper) http.RoundTripper {
 		}
 		if _, ok := base.(*traceBound); ok {
 			return base
+		}
+		if cb, ok := base.(ConnBounder); ok {
+			if n := cb.MaxConnsPerRoundTrip(); n > 0 && n <= maxDialsPerAttempt {
+				return base // it bounds its own connections, as tightly
+			}
 		}
 		return &traceBound{base: base}
 	}

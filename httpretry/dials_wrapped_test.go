@@ -131,3 +131,57 @@ func TestWrappedBaseAnswers(t *testing.T) {
 		})
 	}
 }
+
+// boundedBase is a Base that says it opens at most max connections per
+// RoundTrip, and reports whether an attempt came with a client trace
+// that counts connections (httpretry's, since nothing else adds one).
+type boundedBase struct {
+	max    int
+	traced atomic.Bool
+}
+
+func (b *boundedBase) MaxConnsPerRoundTrip() int { return b.max }
+
+func (b *boundedBase) RoundTrip(r *http.Request) (*http.Response, error) {
+	if tr := httptrace.ContextClientTrace(r.Context()); tr != nil && tr.GetConn != nil {
+		b.traced.Store(true)
+	}
+	return &http.Response{StatusCode: 200, Body: http.NoBody, Request: r}, nil
+}
+
+// TestConnBounder: a Base that bounds its own connections per RoundTrip
+// at four or fewer is not wrapped in the client trace that counts them;
+// one that says zero, a negative number or more than four is, as is a
+// Base that does not say, and a wrapper that hides it.
+func TestConnBounder(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		max    int
+		hide   bool
+		traced bool
+	}{
+		{"2", 2, false, false},
+		{"4", 4, false, false},
+		{"5", 5, false, true},
+		{"0", 0, false, true},
+		{"-1", -1, false, true},
+		{"hidden by a wrapper", 2, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &boundedBase{max: tc.max}
+			var base http.RoundTripper = b
+			if tc.hide {
+				base = plainBase{b}
+			}
+			tr := &httpretry.Transport{Budget: ownBudgets(), Base: base}
+			resp, err := tr.RoundTrip(variant{method: "GET"}.request(t, context.Background(), "http://x.test"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if b.traced.Load() != tc.traced {
+				t.Errorf("traced = %v; want %v", b.traced.Load(), tc.traced)
+			}
+		})
+	}
+}

@@ -54,7 +54,9 @@
 // idle connection before writing it, and an HTTP/2 stream that the server
 // refused or that was above a GOAWAY's last stream ID; httpretry does not
 // add a second layer of those. See docs/http.md for how each case is recognised and
-// where that stops.
+// where that stops. A Base of another protocol says which of its own
+// errors prove a request unsent or unprocessed by implementing
+// ErrorClassifier, as module h3retry's Base does for HTTP/3.
 //
 // # What is retried
 //

@@ -50,7 +50,13 @@ type Transport struct {
 	// Transports with a nil Base share one copy of http.DefaultTransport.
 	// Any other Base (a wrapper around an *http.Transport) has each
 	// attempt's connections counted through net/http's client trace
-	// (httptrace GetConn), with the same limit and error.
+	// (httptrace GetConn), with the same limit and error, unless it is a
+	// ConnBounder that bounds them itself.
+	//
+	// A Base that implements ErrorClassifier classifies its own errors:
+	// it says which prove that the request was never sent, or was
+	// declined unprocessed, and which lost a connection the request had
+	// been sent on. Module h3retry's Base does so for HTTP/3.
 	Base http.RoundTripper
 
 	// Policy says when to try again and when to stop; nil means
@@ -146,6 +152,7 @@ type Transport struct {
 type config struct {
 	err      error // what is wrong with the fields, if anything
 	base     http.RoundTripper
+	classify ErrorClassifier // Base's, if it is one
 	schedule schedule.Schedule
 	hedge    schedule.Schedule
 	opts     retry.Options // for the runner: no AttemptTimeout, MaxPushback resolved
@@ -208,6 +215,7 @@ func (t *Transport) build() config {
 	if c.base == nil {
 		c.base = http.DefaultTransport
 	}
+	c.classify, _ = c.base.(ErrorClassifier)
 	c.base = boundDials(c.base)
 	if c.schedule == nil {
 		c.schedule = retry.DefaultSchedule()

@@ -29,7 +29,7 @@ func Unprocessed(err error) bool {
 	if err == nil {
 		return false
 	}
-	switch kindOf(err) {
+	switch kindOf(err, nil) {
 	case kindUnsent, kindRefused, kindNoHost, kindTLS:
 		return true
 	}

@@ -73,7 +73,8 @@ tidy:
 # each go.mod, not the workspace's, must be enough. It then runs each
 # module's tests the same way, with -short, but for the modules in
 # STANDALONE_NO_TEST, whose tests start a server or a browser (PostgreSQL,
-# redis-server, Chromium): make test runs those once, with GOWORK=off too.
+# redis-server, Chromium): make test runs those once, with GOWORK=off but
+# for the browser's, which builds the CLI in the workspace.
 STANDALONE_NO_TEST ?= pgretry redisretry cmd/schedcheck/playground/browsertest
 standalone:
 	@for d in $(MODULES); do \
@@ -204,8 +205,11 @@ site:
 # stays out of the go.mod of recur and of schedcheck): it drives headless
 # Chromium against schedcheck serve, which builds this tree's program into
 # the user cache, outside the tree.
+# In the workspace: the tests build the CLI from the repository's root,
+# which only go.work joins to its module (standalone builds and vets this
+# module with GOWORK=off).
 browser-test:
-	cd cmd/schedcheck/playground/browsertest && GOWORK=off $(GO) vet ./... && GOWORK=off $(GO) test -count=1 ./...
+	cd cmd/schedcheck/playground/browsertest && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # docs/playground.png for the README, and the figures of docs/benchmarks.md.
 screenshot:

@@ -216,6 +216,29 @@ func TestZeroDelayChart(t *testing.T) {
 	}
 }
 
+// TestExamples: each example of the picker, a construct of the language
+// each, is a valid policy that the page explains as package explain does.
+func TestExamples(t *testing.T) {
+	ctx := page(t, "")
+	values := eval[[]string](t, ctx, `[...document.querySelectorAll("#examples option")].map(o => o.value).filter(v => v)`)
+	if len(values) < 8 {
+		t.Fatalf("%d examples, want one per construct", len(values))
+	}
+	for i, v := range values {
+		s, err := parse.Parse(v)
+		if err != nil {
+			t.Errorf("example %q: %v", v, err)
+			continue
+		}
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const e = document.getElementById("examples"); e.selectedIndex = %d; e.dispatchEvent(new Event("change")); })()`, i+1)))
+		got := []string{text(t, ctx, "status"), text(t, ctx, "explanation")}
+		want := []string{"Valid policy.", explain.Explain(s).Explanation}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("example %q: status, explanation (-want +got):\n%s", v, diff)
+		}
+	}
+}
+
 // TestErrorCaret: an invalid policy shows line:column, a caret under the
 // spot and the suggestion.
 func TestErrorCaret(t *testing.T) {

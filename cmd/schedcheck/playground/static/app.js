@@ -304,6 +304,11 @@ async function main() {
   }
   policy.addEventListener("input", update);
   seed.addEventListener("input", update);
+  $("examples").addEventListener("change", (e) => {
+    if (!e.target.value) return;
+    policy.value = e.target.value;
+    update();
+  });
   window.addEventListener("hashchange", () => {
     const q = fragmentPolicy();
     if (q !== null && q !== policy.value) { policy.value = q; update(); }

@@ -19,10 +19,10 @@ import (
 
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/grpcretry"
-	"github.com/recur-go/recur/grpcretry/internal/obstest"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/retry/retrytest"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -473,7 +473,7 @@ func TestObserver(t *testing.T) {
 			srv := start(t, tc.behave)
 			opts, _ := virtual()
 			opts.AttemptTimeout = tc.timeout
-			var rec obstest.Recorder
+			var rec retrytest.Recorder
 			opts.Observer = &rec
 			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(3), Codes: tc.codes, Options: opts}))
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -481,7 +481,7 @@ func TestObserver(t *testing.T) {
 			if _, err := client.UnaryCall(ctx, &testpb.SimpleRequest{}); err != nil {
 				t.Fatal(err)
 			}
-			want := []obstest.Seen{
+			want := []retrytest.Seen{
 				{Kind: retry.Attempted, Target: srv.addr, Attempt: 1, Label: tc.label},
 				{Kind: retry.Retrying, Target: srv.addr, Attempt: 1, Label: tc.label},
 				{Kind: retry.Attempted, Target: srv.addr, Attempt: 2},
@@ -503,25 +503,25 @@ func TestObserverGivesUp(t *testing.T) {
 		name     string
 		behave   func(context.Context, int) error
 		deadline time.Duration // the call's, real time; none when zero
-		want     []obstest.Seen
+		want     []retrytest.Seen
 	}{
-		{name: "not-retried", behave: always(codes.PermissionDenied), want: []obstest.Seen{
+		{name: "not-retried", behave: always(codes.PermissionDenied), want: []retrytest.Seen{
 			{Kind: retry.Attempted, Attempt: 1, Label: "permission-denied"},
 		}},
-		{name: "exhausted", behave: always(codes.Unavailable), want: []obstest.Seen{
+		{name: "exhausted", behave: always(codes.Unavailable), want: []retrytest.Seen{
 			{Kind: retry.Attempted, Attempt: 1, Label: "unavailable"},
 			{Kind: retry.Retrying, Attempt: 1, Label: "unavailable"},
 			{Kind: retry.Attempted, Attempt: 2, Label: "unavailable"},
 			{Kind: retry.GaveUp, Attempt: 2, Label: "unavailable"},
 		}},
-		{name: "canceled", behave: hang, deadline: 50 * time.Millisecond, want: []obstest.Seen{
+		{name: "canceled", behave: hang, deadline: 50 * time.Millisecond, want: []retrytest.Seen{
 			{Kind: retry.Attempted, Attempt: 1, Label: "canceled"},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := start(t, tc.behave)
 			opts, _ := virtual()
-			var rec obstest.Recorder
+			var rec retrytest.Recorder
 			opts.Observer = &rec
 			client := dial(t, srv.addr, intercept(t, grpcretry.Config{Policy: steady(2), Options: opts}))
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -12,9 +12,9 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
-	"github.com/recur-go/recur/natsretry/internal/obstest"
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/retry/retrytest"
 	"github.com/recur-go/recur/schedule"
 
 	"github.com/recur-go/recur/natsretry"
@@ -224,8 +224,8 @@ func TestConfig(t *testing.T) {
 func TestObserver(t *testing.T) {
 	nc := startServer(t)
 	target := nc.ConnectedUrl()
-	retried := func(label string) []obstest.Seen {
-		return []obstest.Seen{
+	retried := func(label string) []retrytest.Seen {
+		return []retrytest.Seen{
 			{Kind: retry.Attempted, Target: target, Attempt: 1, Label: label},
 			{Kind: retry.Retrying, Target: target, Attempt: 1, Label: label},
 			{Kind: retry.Attempted, Target: target, Attempt: 2},
@@ -239,13 +239,13 @@ func TestObserver(t *testing.T) {
 		late    bool // subscribe only at the first retry, not before: no responders
 		attempt time.Duration
 		ok      bool
-		want    []obstest.Seen
+		want    []retrytest.Seen
 	}{
 		{name: "no-responders", mark: unmarked, late: true, ok: true, want: retried("no-responders")},
 		{name: "no-responders-msg", mark: unmarked, msg: true, late: true, ok: true, want: retried("no-responders")},
 		{name: "no-responders-idempotent", mark: natsretry.WithIdempotent, late: true, ok: true, want: retried("no-responders")},
 		{name: "timeout-idempotent", mark: natsretry.WithIdempotent, attempt: 300 * time.Millisecond, ok: true, want: retried("timeout")},
-		{name: "timeout-unmarked", mark: unmarked, attempt: 300 * time.Millisecond, want: []obstest.Seen{
+		{name: "timeout-unmarked", mark: unmarked, attempt: 300 * time.Millisecond, want: []retrytest.Seen{
 			{Kind: retry.Attempted, Target: target, Attempt: 1, Label: "timeout"},
 		}},
 	} {
@@ -267,7 +267,7 @@ func TestObserver(t *testing.T) {
 				t.Cleanup(func() { _ = sub.Unsubscribe() })
 				_ = nc.Flush()
 			}
-			var rec obstest.Recorder
+			var rec retrytest.Recorder
 			opts := retry.Options{Unthrottled: true, Observer: &rec, AttemptTimeout: tc.attempt}
 			if tc.late {
 				opts.Observer = retry.Observers(&rec, onRetry(func(retry.Event) { subscribe() }))

@@ -13,9 +13,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/recur-go/recur/pgretry"
-	"github.com/recur-go/recur/pgretry/internal/obstest"
 	"github.com/recur-go/recur/pgretry/internal/pgtest"
 	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/retry/retrytest"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
 )
@@ -129,8 +129,8 @@ func TestObserver(t *testing.T) {
 	s := server(t)
 	pool := newPool(t, s, "", nil)
 	target := fmt.Sprintf("127.0.0.1:%d", pool.Config().ConnConfig.Port)
-	retried := func(target, label string) []obstest.Seen {
-		return []obstest.Seen{
+	retried := func(target, label string) []retrytest.Seen {
+		return []retrytest.Seen{
 			{Kind: retry.Attempted, Target: target, Attempt: 1, Label: label},
 			{Kind: retry.Retrying, Target: target, Attempt: 1, Label: label},
 			{Kind: retry.Attempted, Target: target, Attempt: 2},
@@ -142,7 +142,7 @@ func TestObserver(t *testing.T) {
 		// run runs a statement or transaction whose first run fails with
 		// the SQLSTATE of failOnce.
 		run  func(t *testing.T, o pgretry.Config, failOnce func(state string) string) error
-		want []obstest.Seen
+		want []retrytest.Seen
 	}{
 		{"marked", func(t *testing.T, o pgretry.Config, failOnce func(string) string) error {
 			db, _ := newDB(t, pool, o)
@@ -168,7 +168,7 @@ func TestObserver(t *testing.T) {
 				return fmt.Errorf("unmarked statement: %v; want SQLSTATE 40001, not retried", err)
 			}
 			return nil
-		}, []obstest.Seen{{Kind: retry.Attempted, Target: target, Attempt: 1, Label: "serialization_failure"}}},
+		}, []retrytest.Seen{{Kind: retry.Attempted, Target: target, Attempt: 1, Label: "serialization_failure"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			seq := "observed_" + strconv.FormatInt(time.Now().UnixNano(), 36)
@@ -180,7 +180,7 @@ func TestObserver(t *testing.T) {
 			failOnce := func(state string) string {
 				return "DO $$ BEGIN IF nextval('" + seq + "') = 1 THEN RAISE EXCEPTION 'first run' USING ERRCODE = '" + state + "'; END IF; END $$"
 			}
-			var rec obstest.Recorder
+			var rec retrytest.Recorder
 			if err := tc.run(t, pgretry.Config{Options: retry.Options{Observer: &rec}}, failOnce); err != nil {
 				t.Fatal(err)
 			}

@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/parse"
-	"github.com/recur-go/recur/redisretry/internal/obstest"
 	"github.com/recur-go/recur/retry"
+	"github.com/recur-go/recur/retry/retrytest"
 	"github.com/recur-go/recur/verdict"
 	"github.com/redis/go-redis/v9"
 
@@ -363,8 +363,8 @@ func TestObserver(t *testing.T) {
 		return `if redis.call('INCR', KEYS[1]) == 1 then return redis.error_reply('` + msg + `') end; return 'OK'`
 	}
 	const always = `return redis.error_reply(ARGV[1])`
-	retried := func(label string) []obstest.Seen {
-		return []obstest.Seen{
+	retried := func(label string) []retrytest.Seen {
+		return []retrytest.Seen{
 			{Kind: retry.Attempted, Target: s.Addr, Attempt: 1, Label: label},
 			{Kind: retry.Retrying, Target: s.Addr, Attempt: 1, Label: label},
 			{Kind: retry.Attempted, Target: s.Addr, Attempt: 2},
@@ -375,7 +375,7 @@ func TestObserver(t *testing.T) {
 		name string
 		addr string
 		run  func(ctx context.Context, rdb *redis.Client, key string) error
-		want []obstest.Seen
+		want []retrytest.Seen
 	}{
 		{"loading", s.Addr, func(ctx context.Context, rdb *redis.Client, key string) error {
 			return rdb.Eval(ctx, once("LOADING Redis is loading the dataset in memory"), []string{key}).Err()
@@ -395,19 +395,19 @@ func TestObserver(t *testing.T) {
 				return fmt.Errorf("got %v, want BUSY", err)
 			}
 			return nil
-		}, []obstest.Seen{{Kind: retry.Attempted, Target: s.Addr, Attempt: 1, Label: "busy"}}},
+		}, []retrytest.Seen{{Kind: retry.Attempted, Target: s.Addr, Attempt: 1, Label: "busy"}}},
 		{"any-prefix", s.Addr, func(ctx context.Context, rdb *redis.Client, key string) error {
 			if err := rdb.Eval(ctx, always, nil, "NOTAPREFIX made up by a script").Err(); redisretry.Code(err) != "NOTAPREFIX" {
 				return fmt.Errorf("got %v, want NOTAPREFIX", err)
 			}
 			return nil
-		}, []obstest.Seen{{Kind: retry.Attempted, Target: s.Addr, Attempt: 1, Label: "error"}}},
+		}, []retrytest.Seen{{Kind: retry.Attempted, Target: s.Addr, Attempt: 1, Label: "error"}}},
 		{"dial", closed, func(ctx context.Context, rdb *redis.Client, key string) error {
 			if err := rdb.Get(ctx, key).Err(); redisretry.Code(err) != "refused" {
 				return fmt.Errorf("got %v, want refused", err)
 			}
 			return nil
-		}, []obstest.Seen{
+		}, []retrytest.Seen{
 			{Kind: retry.Attempted, Target: closed, Attempt: 1, Label: "dial"},
 			{Kind: retry.Retrying, Target: closed, Attempt: 1, Label: "dial"},
 			{Kind: retry.Attempted, Target: closed, Attempt: 2, Label: "dial"},
@@ -415,7 +415,7 @@ func TestObserver(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var rec obstest.Recorder
+			var rec retrytest.Recorder
 			rdb := newClient(t, tc.addr, redisretry.Config{NoBreaker: true, Policy: parse.MustParse("times(2)"), Options: retry.Options{Observer: &rec}})
 			if err := tc.run(redisretry.WithIdempotent(context.Background()), rdb, "observed:"+tc.name); err != nil {
 				t.Fatal(err)

@@ -8,11 +8,10 @@
 //   - no nested module (the adapters, the metrics modules, bench,
 //     cmd/schedcheck and the test-only modules) imports the main module's
 //     internal packages, which are free to change between releases;
-//   - the test kits (internal/schedgen, internal/leakcheck, and the
-//     adapters' internal/obstest) are imported from _test.go files only;
-//   - each copy that cmd/schedcheck or capi keeps of an internal package is the
-//     same as its original but for import paths, and so are the copies of
-//     obstest that grpcretry, natsretry, pgretry and redisretry keep.
+//   - the test kits (internal/schedgen, internal/leakcheck) are imported
+//     from _test.go files only;
+//   - each copy that cmd/schedcheck or capi keeps of an internal package is
+//     the same as its original but for import paths.
 //
 // make lint runs them.
 package layout

@@ -29,10 +29,6 @@ var copies = map[string][]string{
 	"capi":           {"sat", "suggest"},
 }
 
-// obstestUsers are the adapters that each keep a copy of the test kit
-// obstest in their internal/obstest.
-var obstestUsers = []string{"grpcretry", "natsretry", "pgretry", "redisretry"}
-
 // goFile is a Go file of the repository and what it imports.
 type goFile struct {
 	path    string // slash-separated, relative to root
@@ -143,9 +139,6 @@ func TestTestKitsOnlyInTests(t *testing.T) {
 	for _, k := range testKits {
 		kits = append(kits, strings.Replace(k, module+"/internal/", module+"/cmd/schedcheck/internal/", 1))
 	}
-	for _, a := range obstestUsers {
-		kits = append(kits, module+"/"+a+"/internal/obstest")
-	}
 	for _, f := range files(t) {
 		if f.test {
 			continue
@@ -207,39 +200,4 @@ func goFiles(t *testing.T, dir string) []string {
 		}
 	}
 	return names
-}
-
-// TestObstestCopiesAreTheSame: the adapters' copies of obstest are the
-// same but for the import path of their own package in the test.
-func TestObstestCopiesAreTheSame(t *testing.T) {
-	var first string
-	var want map[string][]byte
-	for _, a := range obstestUsers {
-		dir := filepath.Join(root, a, "internal", "obstest")
-		if _, err := os.Stat(dir); err != nil {
-			t.Skipf("no %s here (a copy of the main module alone)", dir)
-		}
-		got := map[string][]byte{}
-		for _, f := range goFiles(t, dir) {
-			b, err := os.ReadFile(filepath.Join(dir, f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got[f] = bytes.ReplaceAll(b, []byte(`"`+module+"/"+a+`/internal/`), []byte(`"`+module+`/ADAPTER/internal/`))
-		}
-		if want == nil {
-			first, want = a, got
-			continue
-		}
-		for f, b := range got {
-			if w, ok := want[f]; !ok || !bytes.Equal(w, b) {
-				t.Errorf("%s/internal/obstest/%s differs from %s's", a, f, first)
-			}
-		}
-		for f := range want {
-			if _, ok := got[f]; !ok {
-				t.Errorf("%s/internal/obstest has no %s, unlike %s's", a, f, first)
-			}
-		}
-	}
 }

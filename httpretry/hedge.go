@@ -47,7 +47,6 @@ func (c *call) hedged(o retry.Options, s schedule.Schedule) (*http.Response, err
 
 // copy sends one hedged copy of the request.
 func (c *call) copy(ctx context.Context) (*http.Response, error) {
-	cfg := c.cfg
 	r := c.req.Clone(ctx)
 	if c.req.Body != nil && c.req.Body != http.NoBody {
 		body, err := c.req.GetBody()
@@ -56,19 +55,7 @@ func (c *call) copy(ctx context.Context) (*http.Response, error) {
 		}
 		r.Body = body
 	}
-	if cfg.header != "" {
-		r = c.withDeadline(ctx, r)
-	}
-	var resp *http.Response
-	var err error
-	if cfg.timeout > 0 {
-		resp, err = roundTripTimeout(cfg.base, r, cfg.timeout)
-	} else {
-		resp, err = cfg.base.RoundTrip(r)
-	}
-	if err == nil && resp == nil {
-		err = errNoResponse
-	}
+	resp, err := c.send(ctx, r)
 	if err != nil {
 		return nil, err
 	}

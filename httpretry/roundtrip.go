@@ -103,14 +103,7 @@ var errNoResponse = errors.New("httpretry: Base returned a nil *Response with a 
 
 // attempt makes one attempt. It is the runner's operation.
 func (c *call) attempt(ctx context.Context) (*http.Response, error) {
-	cfg := c.cfg
 	r := c.req
-	if c.attempts > 0 && ctx.Err() != nil {
-		// The caller gave up while the dropped response was drained, after
-		// the wait: the retry is not sent.
-		c.v = c.judgeError(ctx, ctx.Err())
-		return nil, ctx.Err()
-	}
 	if c.attempts > 0 && r.Body != nil && r.Body != http.NoBody {
 		body, err := r.GetBody()
 		if err != nil {
@@ -121,19 +114,7 @@ func (c *call) attempt(ctx context.Context) (*http.Response, error) {
 		r.Body = body
 	}
 	c.attempts++
-	if cfg.header != "" {
-		r = c.withDeadline(ctx, r)
-	}
-	var resp *http.Response
-	var err error
-	if cfg.timeout > 0 {
-		resp, err = roundTripTimeout(cfg.base, r, cfg.timeout)
-	} else {
-		resp, err = cfg.base.RoundTrip(r)
-	}
-	if err == nil && resp == nil {
-		err = errNoResponse // a broken Base; http.Client reports it the same way
-	}
+	resp, err := c.send(ctx, r)
 	if err != nil {
 		c.v = c.judgeError(ctx, err)
 		return nil, err
@@ -167,6 +148,26 @@ func (c *call) discard(resp *http.Response) {
 // withDeadline returns r carrying the deadline header: the time left
 // before ctx's deadline, or the attempt timeout if that is shorter, in
 // whole milliseconds. With neither, it returns r as it is.
+// send makes one round trip of r through Base: with the deadline header
+// when the Transport sets one, within AttemptTimeout when there is one.
+func (c *call) send(ctx context.Context, r *http.Request) (*http.Response, error) {
+	cfg := c.cfg
+	if cfg.header != "" {
+		r = c.withDeadline(ctx, r)
+	}
+	var resp *http.Response
+	var err error
+	if cfg.timeout > 0 {
+		resp, err = roundTripTimeout(cfg.base, r, cfg.timeout)
+	} else {
+		resp, err = cfg.base.RoundTrip(r)
+	}
+	if err == nil && resp == nil {
+		err = errNoResponse // a broken Base; http.Client reports it the same way
+	}
+	return resp, err
+}
+
 func (c *call) withDeadline(ctx context.Context, r *http.Request) *http.Request {
 	var left time.Duration
 	d, ok := ctx.Deadline()

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-go/recur/internal/protodur"
 	"github.com/recur-go/recur/internal/yamlguard"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
@@ -440,63 +441,17 @@ func parseProtoDuration(s string) (time.Duration, error) {
 		neg, num = true, rest
 	}
 	whole, frac, hasPoint := strings.Cut(num, ".")
-	if whole == "" || !digits(whole) || !digits(frac) || hasPoint && frac == "" {
+	if whole == "" || !protodur.Digits(whole) || !protodur.Digits(frac) || hasPoint && frac == "" {
 		return 0, errors.New("want decimal seconds, such as \"0.025s\"")
 	}
 	if len(frac) > 9 {
 		return 0, errors.New("has more than 9 digits after the point")
 	}
-	sec, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || sec > 315_576_000_000 {
+	d, ok := protodur.Parts(neg, whole, frac)
+	if !ok {
 		return 0, errors.New("is out of protobuf's range (±315576000000s)")
 	}
-	var ns int64
-	if frac != "" {
-		ns, _ = strconv.ParseInt(frac+strings.Repeat("0", 9-len(frac)), 10, 64)
-	}
-	if sec > (math.MaxInt64-ns)/int64(time.Second) {
-		if neg {
-			return math.MinInt64, nil
-		}
-		return math.MaxInt64, nil
-	}
-	d := time.Duration(sec)*time.Second + time.Duration(ns)
-	if neg {
-		d = -d
-	}
 	return d, nil
-}
-
-func digits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// formatProtoDuration writes d as protobuf JSON does: seconds with 0, 3,
-// 6 or 9 fractional digits ("1s", "0.025s" is "0.025s", "1.500s").
-func formatProtoDuration(d time.Duration) string {
-	var b []byte
-	u := uint64(d)
-	if d < 0 {
-		b = append(b, '-')
-		u = -u
-	}
-	b = strconv.AppendUint(b, u/uint64(time.Second), 10)
-	if ns := u % uint64(time.Second); ns != 0 {
-		frac := fmt.Sprintf("%09d", ns)
-		switch {
-		case ns%1e6 == 0:
-			frac = frac[:3]
-		case ns%1e3 == 0:
-			frac = frac[:6]
-		}
-		b = append(append(b, '.'), frac...)
-	}
-	return string(append(b, 's'))
 }
 
 // protoDuration reads a field holding a protobuf JSON Duration.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/recur-go/recur/internal/protodur"
 	"github.com/recur-go/recur/schedule"
 	"go.yaml.in/yaml/v3"
 )
@@ -176,14 +177,14 @@ func FromEnvoy(data []byte) (Result, error) {
 						return Result{}, err
 					}
 					if base <= 0 {
-						return Result{}, d.errorf(be.value, bat, "must be greater than zero; got %s", formatProtoDuration(base))
+						return Result{}, d.errorf(be.value, bat, "must be greater than zero; got %s", protodur.Format(base))
 					}
 				case "max_interval":
 					if maxI, err = d.protoDuration(be.value, bat); err != nil {
 						return Result{}, err
 					}
 					if maxI <= 0 {
-						return Result{}, d.errorf(be.value, bat, "must be greater than zero; got %s", formatProtoDuration(maxI))
+						return Result{}, d.errorf(be.value, bat, "must be greater than zero; got %s", protodur.Format(maxI))
 					}
 				default:
 					return Result{}, d.errorf(be.keyN, bat, "is not a field of retry_back_off (base_interval, max_interval)")
@@ -206,14 +207,14 @@ func FromEnvoy(data []byte) (Result, error) {
 		maxMS = max(1, uint64(maxI/time.Millisecond))
 		if maxMS < baseMS {
 			return Result{}, d.errorf(backOffNode, join(path, "retry_back_off.max_interval"), "%s is less than base_interval %s, which Envoy refuses",
-				formatProtoDuration(maxI), formatProtoDuration(base))
+				protodur.Format(maxI), protodur.Format(base))
 		}
 	}
 	if base != time.Duration(baseMS)*time.Millisecond {
-		r.Notes = append(r.Notes, "base_interval "+formatProtoDuration(base)+" is "+strconv.FormatUint(baseMS, 10)+"ms to Envoy, which counts whole milliseconds (and at least 1)")
+		r.Notes = append(r.Notes, "base_interval "+protodur.Format(base)+" is "+strconv.FormatUint(baseMS, 10)+"ms to Envoy, which counts whole milliseconds (and at least 1)")
 	}
 	if maxI > 0 && maxI != time.Duration(maxMS)*time.Millisecond {
-		r.Notes = append(r.Notes, "max_interval "+formatProtoDuration(maxI)+" is "+strconv.FormatUint(maxMS, 10)+"ms to Envoy, which counts whole milliseconds (and at least 1)")
+		r.Notes = append(r.Notes, "max_interval "+protodur.Format(maxI)+" is "+strconv.FormatUint(maxMS, 10)+"ms to Envoy, which counts whole milliseconds (and at least 1)")
 	}
 	if retries == 0 {
 		r.Schedule = schedule.Times{N: 1}
@@ -293,5 +294,5 @@ func ToEnvoy(s schedule.Schedule) ([]byte, error) {
 		return nil, noEquivalent(Envoy, s, "the ceiling of retry "+strconv.Itoa(first)+" would be "+pd.String()+" in Envoy, "+rd.String()+" here: with an odd max_interval Envoy jumps to it one doubling early")
 	}
 	return json.Marshal(policy{RetryOn: envoyRetryOn, NumRetries: int64(n - 1), StatusCodes: envoyStatusCodes,
-		BackOff: &backOff{Base: formatProtoDuration(e.Base), Max: formatProtoDuration(e.Cap)}})
+		BackOff: &backOff{Base: protodur.Format(e.Base), Max: protodur.Format(e.Cap)}})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-go/recur/internal/protodur"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -204,7 +205,7 @@ func parseTimeSpan(s string) (time.Duration, error) {
 		neg, s = true, rest
 	}
 	num := func(p string, most int64) (int64, error) {
-		if p == "" || len(p) > 8 || !digits(p) {
+		if p == "" || len(p) > 8 || !protodur.Digits(p) {
 			return 0, fmt.Errorf("want digits, got %s", quote(p))
 		}
 		v, _ := strconv.ParseInt(p, 10, 64)
@@ -245,7 +246,7 @@ func parseTimeSpan(s string) (time.Duration, error) {
 				return 0, err
 			}
 			if hasFrac {
-				if ff == "" || len(ff) > 7 || !digits(ff) {
+				if ff == "" || len(ff) > 7 || !protodur.Digits(ff) {
 					return 0, errors.New("want 1 to 7 digits of a second after the point")
 				}
 				frac, _ = strconv.ParseInt(ff+strings.Repeat("0", 7-len(ff)), 10, 64)

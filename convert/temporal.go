@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/recur-go/recur/internal/protodur"
 	"github.com/recur-go/recur/schedule"
 	"go.yaml.in/yaml/v3"
 )
@@ -156,12 +157,12 @@ func FromTemporal(data []byte) (Result, error) {
 	}
 	switch {
 	case p.initial < 0:
-		return Result{}, d.errorf(initNode, join(path, "initialInterval"), "must not be negative; got %s", formatProtoDuration(p.initial))
+		return Result{}, d.errorf(initNode, join(path, "initialInterval"), "must not be negative; got %s", protodur.Format(p.initial))
 	case p.maximum < 0:
-		return Result{}, d.errorf(maxNode, join(path, "maximumInterval"), "must not be negative; got %s", formatProtoDuration(p.maximum))
+		return Result{}, d.errorf(maxNode, join(path, "maximumInterval"), "must not be negative; got %s", protodur.Format(p.maximum))
 	case p.maximum > 0 && p.maximum < p.initial:
 		return Result{}, d.errorf(maxNode, join(path, "maximumInterval"), "%s is less than initialInterval %s, which Temporal refuses",
-			formatProtoDuration(p.maximum), formatProtoDuration(p.initial))
+			protodur.Format(p.maximum), protodur.Format(p.initial))
 	}
 	if p.initial == 0 {
 		p.initial = temporalInitial
@@ -235,9 +236,9 @@ func ToTemporal(s schedule.Schedule) ([]byte, error) {
 		return nil, noEquivalent(Temporal, s, "its waits do not reach the cap within "+strconv.Itoa(compareLimit)+" retries, so they cannot be compared with Temporal's for all of them; add a Times")
 	}
 	return json.Marshal(policy{
-		InitialInterval:    formatProtoDuration(exp.Base),
+		InitialInterval:    protodur.Format(exp.Base),
 		BackoffCoefficient: factorFloat(exp),
-		MaximumInterval:    formatProtoDuration(exp.Cap),
+		MaximumInterval:    protodur.Format(exp.Cap),
 		MaximumAttempts:    int32(n),
 	})
 }

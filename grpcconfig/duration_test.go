@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recur-go/recur/internal/protodur"
 	"pgregory.net/rapid"
 )
 
@@ -69,8 +70,8 @@ func TestFormatDuration(t *testing.T) {
 		{0, "0s"},
 	}
 	for _, tt := range tests {
-		if got := formatDuration(tt.in); got != tt.want {
-			t.Errorf("formatDuration(%v) = %q; want %q", tt.in, got, tt.want)
+		if got := protodur.Format(tt.in); got != tt.want {
+			t.Errorf("protodur.Format(%v) = %q; want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -78,12 +79,12 @@ func TestFormatDuration(t *testing.T) {
 func TestPropDurationRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		d := time.Duration(rapid.Int64().Draw(t, "d")) // every Duration, MinInt64 and MaxInt64 too
-		got, err := parseDuration(formatDuration(d))
+		got, err := parseDuration(protodur.Format(d))
 		if err != nil {
-			t.Fatalf("parseDuration(formatDuration(%d)): %v", d, err)
+			t.Fatalf("parseDuration(protodur.Format(%d)): %v", d, err)
 		}
 		if diff := cmp.Diff(d, got); diff != "" {
-			t.Fatalf("round trip of %q (-want +got):\n%s", formatDuration(d), diff)
+			t.Fatalf("round trip of %q (-want +got):\n%s", protodur.Format(d), diff)
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/recur-go/recur/internal/protodur"
 )
 
 // MaxAttempts is the most attempts a retry policy makes: gRFC A6 treats a
@@ -67,7 +69,7 @@ func (p RetryPolicy) Validate() error {
 	return nil
 }
 
-func quoted(d time.Duration) string { return strconv.Quote(formatDuration(d)) }
+func quoted(d time.Duration) string { return strconv.Quote(protodur.Format(d)) }
 
 // FieldError is a problem with one field of a service config. Path is
 // the field's place in the JSON document, such as

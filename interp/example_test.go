@@ -81,3 +81,27 @@ func Example() {
 	// attempt 3 at 20s: wait 8s
 	// attempt 4 at 30s: stop
 }
+
+// A runner that keeps a run in a struct of its own keeps the run's nodes
+// there too, so that starting a run of a small schedule costs no
+// allocation beyond the struct's.
+func ExampleStartIn() {
+	type call struct {
+		run   interp.Run
+		nodes interp.Buffer
+	}
+	c := &call{}
+	s := schedule.Intersect{A: schedule.Exponential{Base: 100 * time.Millisecond, FactorPct: 200, Cap: time.Second}, B: schedule.Times{N: 4}}
+	c.run = interp.StartIn(s, 0, &c.nodes)
+	for {
+		d, ok := c.run.Next(0, 0)
+		if !ok {
+			break
+		}
+		fmt.Println(d)
+	}
+	// Output:
+	// 100ms
+	// 200ms
+	// 400ms
+}

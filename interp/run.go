@@ -40,13 +40,34 @@ type nodeState struct {
 // Start begins a run of s whose random draws derive from seed. It returns
 // no error: the run of an invalid schedule (see schedule.Validate) stops at
 // the first decision.
-func Start(s schedule.Schedule, seed uint64) Run {
+func Start(s schedule.Schedule, seed uint64) Run { return StartIn(s, seed, nil) }
+
+// BufferNodes is how many schedule nodes a Buffer holds: enough for the
+// usual policies, such as fulljitter(100ms, 30s) & times(5) (4 nodes)
+// inside an upto (5).
+const BufferNodes = 5
+
+// Buffer is storage for the nodes of a small schedule's run, for StartIn.
+// The zero Buffer is ready to use.
+type Buffer struct{ nodes [BufferNodes]node }
+
+// StartIn is Start keeping the run's nodes in buf when s has at most
+// BufferNodes of them, so that a runner holding its Run and a Buffer in one
+// struct starts a run without an allocation of its own. The run uses buf
+// for as long as it lives: buf must not be used for another run meanwhile.
+// A nil buf, or a larger schedule, allocates as Start does.
+func StartIn(s schedule.Schedule, seed uint64, buf *Buffer) Run {
 	r := Run{sched: s, seed: seed}
-	if schedule.Validate(s) != nil {
+	if _, valid := Check(s); !valid { // schedule.Validate's verdict, without building its error
 		return r
 	}
 	r.live = true
-	r.nodes = make([]node, count(s))
+	if n := count(s); buf != nil && n <= BufferNodes {
+		r.nodes = buf.nodes[:n:n]
+		clear(r.nodes)
+	} else {
+		r.nodes = make([]node, n)
+	}
 	r.layout(s, 0)
 	r.whole = wholeShapeOf(s)
 	return r

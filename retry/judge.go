@@ -59,26 +59,40 @@ func Do[T any](ctx context.Context, o Options, s schedule.Schedule, judge Judge[
 // rules are how a runner judges an attempt's outcome — by one of worth,
 // classify and judge — and what it does with a result it drops.
 type rules[T any] struct {
+	errRules
+	judge   Judge[T]
+	discard func(T)
+}
+
+// errRules are the rules that judge by the error alone: RetryWhile's worth
+// or RetryIf's classify. They do not depend on T, so that judging an
+// error is one small call whatever the result's type.
+type errRules struct {
 	worth    func(error) bool
 	classify func(error) verdict.Verdict
-	judge    Judge[T]
-	discard  func(T)
+}
+
+// verdict returns the verdict on an attempt that failed with err, or
+// succeeded if err is nil.
+func (r *errRules) verdict(err error) verdict.Verdict {
+	switch {
+	case err == nil:
+		return verdict.Success
+	case r.classify != nil:
+		return r.classify(err)
+	case r.worth == nil || r.worth(err):
+		return verdict.Transient
+	}
+	return verdict.Failure
 }
 
 // of returns the judgement on an attempt's outcome. Only a judge sees a
 // nil error; to the others it is a Success.
 func (rl *rules[T]) of(v T, err error) Judgement {
-	switch {
-	case rl.judge != nil:
+	if rl.judge != nil {
 		return rl.judge(v, err)
-	case err == nil:
-		return Judgement{Verdict: verdict.Success}
-	case rl.classify != nil:
-		return Judgement{Verdict: rl.classify(err)}
-	case rl.worth == nil || rl.worth(err):
-		return Judgement{Verdict: verdict.Transient}
 	}
-	return Judgement{Verdict: verdict.Failure}
+	return Judgement{Verdict: rl.verdict(err)}
 }
 
 // first is of for a result the runner does not hold yet (the first

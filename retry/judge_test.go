@@ -202,7 +202,7 @@ func BenchmarkDoFirstTry(b *testing.B) {
 	ok := &response{status: 200}
 	op := func(context.Context) (*response, error) { return ok, nil }
 	ctx := context.Background()
-	s := schedule.Times{N: 3}
+	var s schedule.Schedule = schedule.Times{N: 3}
 	b.ReportAllocs()
 	for b.Loop() {
 		_, _ = retry.Do(ctx, retry.Options{}, s, byStatus, closeBody, op)

@@ -41,24 +41,39 @@ func (e *afterError) RetryAfter() (time.Duration, bool) { return e.d, true }
 // errors.As uses. It is written out rather than calling errors.As so that
 // a retry does not allocate for it.
 func pushback(err error) (time.Duration, bool) {
+	// One type switch a node: an error that neither pushes back nor wraps
+	// (the usual leaf) costs one lookup, not one per interface.
 	for err != nil {
-		if p, ok := err.(Pushback); ok {
-			if d, ok := p.RetryAfter(); ok {
+		switch u := err.(type) {
+		case Pushback:
+			if d, ok := u.RetryAfter(); ok {
 				return d, true
 			}
-		}
-		switch u := err.(type) {
+			// A Pushback without a value may still wrap one.
+			switch w := err.(type) {
+			case interface{ Unwrap() error }:
+				err = w.Unwrap()
+			case interface{ Unwrap() []error }:
+				return pushbackOf(w.Unwrap())
+			default:
+				return 0, false
+			}
 		case interface{ Unwrap() error }:
 			err = u.Unwrap()
 		case interface{ Unwrap() []error }:
-			for _, e := range u.Unwrap() {
-				if d, ok := pushback(e); ok {
-					return d, true
-				}
-			}
-			return 0, false
+			return pushbackOf(u.Unwrap())
 		default:
 			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// pushbackOf returns the first pushback in the trees of errs, in order.
+func pushbackOf(errs []error) (time.Duration, bool) {
+	for _, e := range errs {
+		if d, ok := pushback(e); ok {
+			return d, true
 		}
 	}
 	return 0, false

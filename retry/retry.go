@@ -7,6 +7,7 @@ import (
 
 	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/budget"
+	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
@@ -48,7 +49,10 @@ func Retry[T any](ctx context.Context, o Options, s schedule.Schedule, op func(c
 // A call whose first attempt succeeds reads no clock, draws no seed and
 // allocates nothing, unless s measures time from its start (it contains a
 // Spaced or an UpTo node; see interp.NeedsStart), in which case the clock
-// is read once before the first attempt.
+// is read once before the first attempt. A call that retries allocates
+// once, for all its state, if s has at most interp.BufferNodes nodes (the
+// usual policies have 2 to 5), and once more for the nodes of a larger s;
+// a retry after a zero delay on the real clock does not sleep.
 //
 // The schedule and the options are checked before the first attempt: an
 // invalid schedule (nil included), a nil op or a negative AttemptTimeout
@@ -57,7 +61,7 @@ func Retry[T any](ctx context.Context, o Options, s schedule.Schedule, op func(c
 // schedule.Validate, which errors.As finds. The check is a walk of the
 // schedule that costs a few nanoseconds and allocates nothing.
 func RetryWhile[T any](ctx context.Context, o Options, s schedule.Schedule, worth func(error) bool, op func(context.Context) (T, error)) (T, error) {
-	return run(ctx, &o, s, rules[T]{worth: worth}, op)
+	return run(ctx, &o, s, rules[T]{errRules: errRules{worth: worth}}, op)
 }
 
 // RetryIf is RetryWhile for callers that need more than yes or no: classify
@@ -68,7 +72,7 @@ func RetryWhile[T any](ctx context.Context, o Options, s schedule.Schedule, wort
 // true and Failure for false. The verdicts are what a circuit breaker or a
 // retry budget records.
 func RetryIf[T any](ctx context.Context, o Options, s schedule.Schedule, classify func(error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
-	return run(ctx, &o, s, rules[T]{classify: classify}, op)
+	return run(ctx, &o, s, rules[T]{errRules: errRules{classify: classify}}, op)
 }
 
 // run makes the first attempt and hands over to again on failure. It is
@@ -80,11 +84,29 @@ func run[T any](ctx context.Context, o *Options, s schedule.Schedule, rl rules[T
 		return first(ctx, o, s, timed, valid, &rl, op)
 	}
 	v, err := op(ctx)
-	if err == nil && rl.judge == nil {
-		return v, nil
+	var jd Judgement
+	switch {
+	case rl.judge == nil:
+		if err == nil {
+			return v, nil
+		}
+		jd.Verdict = rl.verdict(err)
+	case rl.discard != nil:
+		// The runner holds v while judge runs: a panic discards it (as
+		// rules.first does; written out here, where a call of first
+		// would cost a judged success a fifth more).
+		held := true
+		defer func() {
+			if held {
+				rl.discard(v)
+			}
+		}()
+		jd = rl.judge(v, err)
+		held = false
+	default:
+		jd = rl.judge(v, err)
 	}
-	jd := rl.first(v, err)
-	if !jd.Verdict.Retry() { // a judged success, or an error not retried: no call of again
+	if !jd.Verdict.Retry() { // a success, or an error not retried: no call of again
 		return v, err
 	}
 	return again(ctx, o, s, &rl, op, false, time.Time{}, v, err, jd)
@@ -119,7 +141,7 @@ func first[T any](ctx context.Context, o *Options, s schedule.Schedule, timed, v
 		}
 		return again(ctx, o, s, rl, op, timed, t0, v, err, rl.first(v, err))
 	}
-	v, err, jd, open := guard(ctx, o, rl, op, true, rl.first)
+	v, err, jd, open := guard(ctx, o, rl, op, true)
 	if open != nil {
 		return v, open
 	}
@@ -138,7 +160,7 @@ func observed[T any](ctx context.Context, o *Options, s schedule.Schedule, timed
 		o.attempted(ctx, 1, a0, jd, err)
 		return again(ctx, o, s, rl, op, timed, t0, v, err, jd)
 	}
-	v, err, jd, open := guard(ctx, o, rl, op, true, rl.first)
+	v, err, jd, open := guard(ctx, o, rl, op, true)
 	if open != nil {
 		o.refused(ctx, open)
 		return v, open
@@ -158,10 +180,10 @@ func invoke[T any](ctx context.Context, o *Options, op func(context.Context) (T,
 // guard makes one attempt through the breaker and the budget: it asks the
 // breaker, and for the call's first attempt the budget, then records the
 // attempt's verdict with both. open is the error of a refusal, in which
-// case op was not called; jd is the judgement of the attempt, made by
-// judge, which decides whether to retry. What is recorded is its verdict,
+// case op was not called; jd is the judgement of the attempt, which
+// decides whether to retry. What is recorded is its verdict,
 // except that an attempt the caller cancelled records Neutral.
-func guard[T any](ctx context.Context, o *Options, rl *rules[T], op func(context.Context) (T, error), firstAttempt bool, judge func(T, error) Judgement) (v T, err error, jd Judgement, open error) {
+func guard[T any](ctx context.Context, o *Options, rl *rules[T], op func(context.Context) (T, error), firstAttempt bool) (v T, err error, jd Judgement, open error) {
 	var p breaker.Permit
 	if o.Breaker != nil {
 		if p, open = o.Breaker.Allow(); open != nil {
@@ -184,7 +206,7 @@ func guard[T any](ctx context.Context, o *Options, rl *rules[T], op func(context
 		}
 	}()
 	v, err = invoke(ctx, o, op)
-	jd = judge(v, err)
+	jd = rl.first(v, err)
 	rec = verdict.Recorded(ctx, jd.Verdict)
 	return v, err, jd, nil
 }
@@ -204,10 +226,11 @@ func again[T any](ctx context.Context, o *Options, s schedule.Schedule, rl *rule
 		return v, err
 	}
 	// One allocation holds all the state of a call that retries: the
-	// interpreter's run (which escapes anyway, its nodes' steps being
-	// called through function values), the context the attempts see and
-	// the result the runner holds.
-	c := &call[T]{run: interp.Start(s, o.random().Seed()), v: v, held: true} // s is valid: run checked it
+	// interpreter's run and its nodes (which escape anyway, their steps
+	// being called through function values), the context the attempts
+	// see and the result the runner holds.
+	c := &call[T]{v: v, held: true}
+	c.run = interp.StartIn(s, o.random().Seed(), &c.nodes) // s is valid: run checked it
 	defer c.release(rl.discard)
 	c.actx.Context = ctx
 	c.actx.clock = o.clock()
@@ -218,11 +241,12 @@ func again[T any](ctx context.Context, o *Options, s schedule.Schedule, rl *rule
 
 // call is the state of a call that retries.
 type call[T any] struct {
-	run  interp.Run
-	actx attemptCtx
-	v    T                     // the last attempt's result
-	held bool                  // v is neither returned nor discarded yet
-	hits [MaxErrorLimits]int32 // failed attempts that matched each of Options.ErrorLimits
+	run   interp.Run
+	nodes interp.Buffer // the run's nodes, for a schedule of interp.BufferNodes or fewer
+	actx  attemptCtx
+	v     T                     // the last attempt's result
+	held  bool                  // v is neither returned nor discarded yet
+	hits  [MaxErrorLimits]int32 // failed attempts that matched each of Options.ErrorLimits
 }
 
 // limited counts a failed attempt's err against the limits it matches and
@@ -263,17 +287,24 @@ func (c *call[T]) drop(discard func(T)) {
 	}
 }
 
+// loop makes the retries. Its per-retry work is kept to what the options
+// ask for: the clock is read only for a timed schedule or a deadline, an
+// Observer or a guard costs a test of a local when absent, and a zero
+// wait on the real clock sleeps not at all (Sleep would only return
+// ctx.Err(), which the loop has just checked).
 func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(context.Context) (T, error), timed bool, t0 time.Time, err error, jd Judgement) (T, error) {
 	clock := o.clock()
 	deadline, hasDeadline := ctx.Deadline()
+	obs, guarded, limits := o.Observer != nil, o.guarded(), len(o.ErrorLimits) > 0
+	sleepZero := obs || o.Clock != nil && o.Clock != clockcap.Real()
 	var start, now time.Duration // of the last attempt, since t0, when timed
 	for attempt := 1; ; attempt++ {
 		var end time.Time
 		if timed || hasDeadline {
 			end = clock.Now()
-		}
-		if timed {
-			now = end.Sub(t0)
+			if timed {
+				now = end.Sub(t0)
+			}
 		}
 		if ctx.Err() != nil {
 			return c.out(o.giveUp(ctx, stopped(ctx, attempt, err, nil), jd.Reason))
@@ -288,7 +319,7 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		if hasPush && push < 0 {
 			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Refused, Err: err}, jd.Reason))
 		}
-		if len(o.ErrorLimits) > 0 && c.limited(o.ErrorLimits, err) {
+		if limits && c.limited(o.ErrorLimits, err) {
 			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Exhausted, Err: err}, jd.Reason))
 		}
 		wait, ok := c.run.Next(start, now)
@@ -304,50 +335,56 @@ func (c *call[T]) loop(ctx context.Context, o *Options, rl *rules[T], op func(co
 		if hasDeadline && !end.Add(wait).Before(deadline) {
 			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Deadline, Err: err}, jd.Reason))
 		}
-		if o.Budget != nil && !o.Budget.AllowRetry() {
+		if guarded && o.Budget != nil && !o.Budget.AllowRetry() {
 			return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Budget, Err: err}, jd.Reason))
 		}
-		if o.Observer != nil {
+		if obs {
 			o.Observer.Observe(ctx, Event{Kind: Retrying, Target: o.Target, Attempt: attempt, Delay: wait, Label: jd.Reason, Err: err})
 		}
-		if serr := clock.Sleep(ctx, wait); serr != nil {
-			return c.out(o.giveUp(ctx, stopped(ctx, attempt, err, serr), jd.Reason))
+		if wait > 0 || sleepZero {
+			if serr := clock.Sleep(ctx, wait); serr != nil {
+				return c.out(o.giveUp(ctx, stopped(ctx, attempt, err, serr), jd.Reason))
+			}
 		}
 		if timed {
 			start = clock.Now().Sub(t0)
 		}
-		if rl.discard != nil {
-			c.drop(rl.discard)
-			if ctx.Err() != nil { // the caller left while the result was discarded
-				return c.out(o.giveUp(ctx, stopped(ctx, attempt, err, nil), jd.Reason))
-			}
-		} else {
-			c.drop(nil)
+		c.drop(rl.discard)
+		if rl.discard != nil && ctx.Err() != nil { // the caller left while the result was discarded
+			return c.out(o.giveUp(ctx, stopped(ctx, attempt, err, nil), jd.Reason))
 		}
 		c.actx.number = attempt + 1
 		why := jd.Reason // what this retry recovers from
 		var a0 mark
-		if o.Observer != nil {
+		if obs {
 			a0 = o.mark()
 		}
-		if !o.guarded() {
-			c.v, err = invoke(&c.actx, o, op)
+		if !guarded {
+			if o.AttemptTimeout != 0 {
+				c.v, err = bounded(&c.actx, o.AttemptTimeout, op)
+			} else {
+				c.v, err = op(&c.actx)
+			}
 			c.held = true
-			jd = rl.of(c.v, err)
+			if rl.judge != nil {
+				jd = rl.judge(c.v, err)
+			} else {
+				jd = Judgement{Verdict: rl.verdict(err)}
+			}
 		} else {
 			last := err
 			var open error
-			c.v, err, jd, open = guard(&c.actx, o, rl, op, false, rl.first)
+			c.v, err, jd, open = guard(&c.actx, o, rl, op, false)
 			c.held = open == nil
 			if open != nil {
 				return c.out(o.giveUp(ctx, &Error{Attempts: attempt, Reason: Open, Err: last, Cause: open}, why))
 			}
 		}
-		if o.Observer != nil {
+		if obs {
 			o.attempted(ctx, attempt+1, a0, jd, err)
 		}
 		if !jd.Verdict.Retry() {
-			if jd.Verdict == verdict.Success && o.Observer != nil {
+			if obs && jd.Verdict == verdict.Success {
 				o.Observer.Observe(ctx, Event{Kind: Recovered, Target: o.Target, Attempt: attempt + 1, Label: why})
 			}
 			return c.out(err)

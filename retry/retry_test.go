@@ -517,3 +517,47 @@ func (c *countingClock) Sleep(ctx context.Context, d time.Duration) error {
 type countingRandom struct{ seeds int }
 
 func (r *countingRandom) Seed() uint64 { r.seeds++; return 1 }
+
+// flakyOp fails fails times, then succeeds; made once, so that a test of a
+// call's allocations counts the runner's alone.
+type flakyOp struct{ n, fails int }
+
+func (f *flakyOp) call(context.Context) (int, error) {
+	if f.n++; f.n <= f.fails {
+		return 0, errFlaky
+	}
+	return f.n, nil
+}
+
+// TestRetryingCallAllocs: a call that retries makes one allocation, which
+// holds its run, the run's nodes, the attempts' context and the held
+// result, for a schedule of up to interp.BufferNodes nodes (the default
+// policy has 4); a first-try success makes none.
+func TestRetryingCallAllocs(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name  string
+		s     schedule.Schedule
+		fails int
+		want  float64
+	}{
+		{"first try", retry.DefaultSchedule(), 0, 0},
+		{"two failures", schedule.Intersect{A: schedule.Forever{}, B: schedule.Times{N: 3}}, 2, 1},
+		{"three failures, zero delays", schedule.Intersect{A: schedule.Forever{}, B: schedule.Times{N: 4}}, 3, 1},
+		{"timed", schedule.UpTo{Inner: schedule.Intersect{A: schedule.Forever{}, B: schedule.Times{N: 5}}, Budget: time.Minute}, 4, 1},
+		// A schedule of more nodes than a Buffer holds allocates them apart.
+		{"six nodes", schedule.UpTo{Inner: schedule.Intersect{A: schedule.Union{A: schedule.Forever{}, B: schedule.Forever{}}, B: schedule.Times{N: 5}}, Budget: time.Minute}, 4, 2},
+	} {
+		f := &flakyOp{fails: tt.fails}
+		o := retry.Options{Caps: retry.Caps{Random: randcap.Seeded(1)}}
+		got := testing.AllocsPerRun(50, func() {
+			f.n = 0
+			if _, err := retry.RetryWhile(ctx, o, tt.s, worthAll, f.call); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if got != tt.want {
+			t.Errorf("%s: %v allocs a call, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-# Targets: test (what CI runs), bench, fuzz, lint, cover, bench-peers,
+# Targets: test (what CI runs), bench, bench-guard, fuzz, lint, cover, bench-peers,
 # wasm, site, browser-test, screenshot.
 GO          ?= go
 # Property tests run at a larger size here than in the quick -race pass.
@@ -11,9 +11,9 @@ CLI_PROP_PKGS ?= $(call prop_pkgs,cmd/schedcheck)
 FUZZTIME    ?= 30s
 
 .PHONY: tidy test vet race props bench fuzz lint cover bench-test bench-peers grpc-test pg-test redis-test nats-test wasm site browser-test screenshot
-.PHONY: prom-test otel-test mongo-test config-test failure-test cli-test capi-test h3-test standalone
+.PHONY: prom-test otel-test mongo-test config-test failure-test cli-test capi-test h3-test standalone bench-guard
 
-test: vet race props cli-test bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test capi-test h3-test
+test: vet race props cli-test bench-test grpc-test pg-test redis-test nats-test browser-test prom-test otel-test mongo-test config-test failure-test capi-test h3-test bench-guard
 
 vet:
 	$(GO) vet ./...
@@ -28,6 +28,13 @@ props:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The hot paths against the instructions and allocations per operation
+# committed in internal/benchguard/baseline.txt: more than 10% more fails.
+# It needs valgrind (apt-get install -y valgrind); without it, outside CI,
+# only the allocations are checked.
+bench-guard:
+	$(GO) run ./internal/benchguard
 
 fuzz:
 	@for p in $$($(GO) list ./... ./cmd/schedcheck/...); do \

@@ -43,9 +43,9 @@ type nodeState struct {
 func Start(s schedule.Schedule, seed uint64) Run { return StartIn(s, seed, nil) }
 
 // BufferNodes is how many schedule nodes a Buffer holds: enough for the
-// usual policies, such as fulljitter(100ms, 30s) & times(5) (4 nodes)
-// inside an upto (5).
-const BufferNodes = 5
+// usual policies, such as fulljitter(100ms, 30s) & times(5) (4 nodes:
+// intersect, jittered, exponential, times).
+const BufferNodes = 4
 
 // Buffer is storage for the nodes of a small schedule's run, for StartIn.
 // The zero Buffer is ready to use.

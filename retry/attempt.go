@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/clockcap"
+	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/schedule"
 )
 
@@ -56,7 +57,8 @@ type attemptKey struct{}
 // goroutine that outlives its attempt sees a later attempt's number.
 func AttemptOf(ctx context.Context) Attempt {
 	if c, ok := ctx.Value(attemptKey{}).(*attemptCtx); ok {
-		return Attempt{Number: c.number, Last: c.last(), deadline: c.deadline, clock: c.clock}
+		d, _ := c.Context.Deadline() // the caller's, as the runner sees it
+		return Attempt{Number: c.number, Last: c.last(), deadline: d, clock: c.clock}
 	}
 	d, _ := ctx.Deadline()
 	return Attempt{Number: 1, deadline: d}
@@ -66,11 +68,10 @@ func AttemptOf(ctx context.Context) Attempt {
 // caller's, plus the attempt in progress.
 type attemptCtx struct {
 	context.Context
-	number   int // of the attempt in progress
-	deadline time.Time
-	clock    clockcap.Clock
-	sched    schedule.Schedule // the call's, for Last
-	max      atomic.Int64      // schedule.Bounds' MaxAttempts once read, 0 before
+	number int // of the attempt in progress
+	clock  clockcap.Clock
+	run    *interp.Run  // the call's, for its schedule's Bounds in Last
+	max    atomic.Int64 // schedule.Bounds' MaxAttempts once read, 0 before
 }
 
 // Value returns the attempt in progress for attemptKey and asks the
@@ -88,7 +89,7 @@ func (c *attemptCtx) Value(key any) any {
 func (c *attemptCtx) last() bool {
 	n := c.max.Load()
 	if n == 0 {
-		n = int64(schedule.Bounds(c.sched).MaxAttempts)
+		n = int64(schedule.Bounds(c.run.Schedule()).MaxAttempts)
 		c.max.Store(n)
 	}
 	return int64(c.number) >= n

@@ -89,8 +89,8 @@ func Hedge[T any](ctx context.Context, o Options, s schedule.Schedule, judge Jud
 		judge:   judge,
 		discard: discard,
 		op:      op,
-		run:     interp.Start(s, o.random().Seed()),
 	}
+	h.run = interp.StartIn(s, o.random().Seed(), &h.nodes)
 	h.most = min(schedule.Bounds(s).MaxAttempts, MaxCopies)
 	h.results = make(chan answer[T], h.most)
 	return h.loop()
@@ -106,6 +106,7 @@ type hedge[T any] struct {
 	discard func(T)
 	op      func(context.Context) (T, error)
 	run     interp.Run
+	nodes   interp.Buffer // the run's nodes, for a small schedule
 
 	t0      time.Time // when the first copy started
 	most    int       // copies allowed in all
@@ -274,8 +275,7 @@ func (h *hedge[T]) launch(now time.Time) error {
 		}
 	}
 	h.copies = append(h.copies, c)
-	actx := &attemptCtx{Context: cctx, number: n, clock: o.clock(), sched: h.s}
-	actx.deadline, _ = h.ctx.Deadline()
+	actx := &attemptCtx{Context: cctx, number: n, clock: o.clock(), run: &h.run}
 	op, timeout, results := h.op, o.AttemptTimeout, h.results
 	go func() {
 		var v T

@@ -50,8 +50,8 @@ func Retry[T any](ctx context.Context, o Options, s schedule.Schedule, op func(c
 // allocates nothing, unless s measures time from its start (it contains a
 // Spaced or an UpTo node; see interp.NeedsStart), in which case the clock
 // is read once before the first attempt. A call that retries allocates
-// once, for all its state, if s has at most interp.BufferNodes nodes (the
-// usual policies have 2 to 5), and once more for the nodes of a larger s;
+// once, for all its state, if s has at most interp.BufferNodes nodes (as
+// fulljitter(100ms, 30s) & times(5) has), and once more for the nodes of a larger s;
 // a retry after a zero delay on the real clock does not sleep.
 //
 // The schedule and the options are checked before the first attempt: an
@@ -234,8 +234,7 @@ func again[T any](ctx context.Context, o *Options, s schedule.Schedule, rl *rule
 	defer c.release(rl.discard)
 	c.actx.Context = ctx
 	c.actx.clock = o.clock()
-	c.actx.deadline, _ = ctx.Deadline()
-	c.actx.sched = s
+	c.actx.run = &c.run
 	return c.loop(ctx, o, rl, op, timed, t0, err, jd)
 }
 

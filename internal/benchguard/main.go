@@ -1,6 +1,6 @@
 // Command benchguard fails when a guarded benchmark costs more than the
 // figures committed beside it: more than 10% more instructions per
-// operation, or 10% more allocations per operation. It runs in CI (make
+// operation, or 10% more bytes or allocations per operation. It runs in CI (make
 // bench-guard, part of make test), so that a regression of the hot paths
 // fails the commit that made it, whatever the load on the machine.
 //
@@ -18,8 +18,8 @@
 //	go run ./internal/benchguard -update    # measure and rewrite baseline.txt
 //
 // Each line of baseline.txt names a module directory, a package in it, a
-// benchmark, the N to run it with, and its committed instructions and
-// allocations per operation; "-" for the instructions guards the
+// benchmark, the N to run it with, and its committed instructions, bytes
+// allocated and allocations per operation; "-" for the instructions guards the
 // allocations alone (a benchmark over loopback sockets, whose instruction
 // count follows the scheduler). Without valgrind the instructions are not
 // checked, and the guard says how to install it; with CI=true that is an
@@ -50,7 +50,7 @@ type Row struct {
 	Dir, Pkg, Bench string
 	N               int
 	Instr           float64 // per op; negative: not guarded
-	Allocs          float64 // per op
+	Bytes, Allocs   float64 // allocated per op
 }
 
 func (r Row) key() string { return r.Dir + " " + r.Pkg + " " + r.Bench }
@@ -66,8 +66,8 @@ func Parse(rd io.Reader) ([]Row, error) {
 			continue
 		}
 		f := strings.Fields(text)
-		if len(f) != 6 {
-			return nil, fmt.Errorf("line %d: want 6 fields (dir package benchmark N instructions allocs), got %d", line, len(f))
+		if len(f) != 7 {
+			return nil, fmt.Errorf("line %d: want 7 fields (dir package benchmark N instructions bytes allocs), got %d", line, len(f))
 		}
 		r := Row{Dir: f[0], Pkg: f[1], Bench: f[2], Instr: -1}
 		var err error
@@ -79,8 +79,11 @@ func Parse(rd io.Reader) ([]Row, error) {
 				return nil, fmt.Errorf("line %d: instructions %q is not a count or -", line, f[4])
 			}
 		}
-		if r.Allocs, err = strconv.ParseFloat(f[5], 64); err != nil || r.Allocs < 0 {
-			return nil, fmt.Errorf("line %d: allocs %q is not a count", line, f[5])
+		if r.Bytes, err = strconv.ParseFloat(f[5], 64); err != nil || r.Bytes < 0 {
+			return nil, fmt.Errorf("line %d: bytes %q is not a count", line, f[5])
+		}
+		if r.Allocs, err = strconv.ParseFloat(f[6], 64); err != nil || r.Allocs < 0 {
+			return nil, fmt.Errorf("line %d: allocs %q is not a count", line, f[6])
 		}
 		rows = append(rows, r)
 	}
@@ -95,18 +98,22 @@ func Format(w io.Writer, header string, rows []Row) {
 		if r.Instr >= 0 {
 			instr = strconv.FormatFloat(r.Instr, 'f', 0, 64)
 		}
-		fmt.Fprintf(w, "%s %s %s %d %s %s\n", r.Dir, r.Pkg, r.Bench, r.N, instr, strconv.FormatFloat(r.Allocs, 'f', -1, 64))
+		fmt.Fprintf(w, "%s %s %s %d %s %s %s\n", r.Dir, r.Pkg, r.Bench, r.N, instr,
+			strconv.FormatFloat(r.Bytes, 'f', -1, 64), strconv.FormatFloat(r.Allocs, 'f', -1, 64))
 	}
 }
 
 // Compare returns what fails in got against the committed want: a rise of
-// more than Tolerance in instructions (when both are measured) or in
-// allocations (any rise from zero, or from 1 to 2).
+// more than Tolerance in instructions (when both are measured), in bytes
+// allocated or in allocations (any rise from zero, or from 1 to 2).
 func Compare(want, got Row) []string {
 	var bad []string
 	if want.Instr > 0 && got.Instr >= 0 && got.Instr > want.Instr*(1+Tolerance) {
 		bad = append(bad, fmt.Sprintf("instructions/op %.0f, committed %.0f (%+.1f%%, more than %.0f%%)",
 			got.Instr, want.Instr, 100*(got.Instr/want.Instr-1), 100*Tolerance))
+	}
+	if got.Bytes > want.Bytes*(1+Tolerance) {
+		bad = append(bad, fmt.Sprintf("B/op %g, committed %g", got.Bytes, want.Bytes))
 	}
 	if got.Allocs > want.Allocs*(1+Tolerance) {
 		bad = append(bad, fmt.Sprintf("allocs/op %g, committed %g", got.Allocs, want.Allocs))
@@ -169,13 +176,13 @@ func run(path string, update bool, out io.Writer) error {
 			status = "FAIL: " + strings.Join(bad, "; ")
 			failed = append(failed, r.key()+": "+strings.Join(bad, "; "))
 		}
-		fmt.Fprintf(out, "%-44s %8s instr/op (committed %s), %g allocs/op (committed %g)  %s\n",
-			r.Pkg+" "+r.Bench, fmtInstr(got.Instr), fmtInstr(r.Instr), got.Allocs, r.Allocs, status)
+		fmt.Fprintf(out, "%-44s %6s instr/op (committed %s), %g B/op (%g), %g allocs/op (%g)  %s\n",
+			r.Pkg+" "+r.Bench, fmtInstr(got.Instr), fmtInstr(r.Instr), got.Bytes, r.Bytes, got.Allocs, r.Allocs, status)
 		if update {
 			if r.Instr >= 0 && got.Instr >= 0 {
 				rows[i].Instr = got.Instr
 			}
-			rows[i].Allocs = got.Allocs
+			rows[i].Bytes, rows[i].Allocs = got.Bytes, got.Allocs
 		}
 	}
 	if update {
@@ -218,7 +225,7 @@ func measure(bin string, r Row, instr bool) (Row, error) {
 	if err != nil {
 		return got, err
 	}
-	if got.Allocs, err = allocsOf(outp, r.Bench); err != nil {
+	if got.Bytes, got.Allocs, err = allocsOf(outp, r.Bench); err != nil {
 		return got, err
 	}
 	if !instr {
@@ -285,18 +292,31 @@ func refsOf(outp []byte) (int64, error) {
 	return strconv.ParseInt(strings.ReplaceAll(string(m[1]), ",", ""), 10, 64)
 }
 
-// allocsOf returns the allocs/op the benchmark named bench reported.
-func allocsOf(outp []byte, bench string) (float64, error) {
+// allocsOf returns the B/op and allocs/op the benchmark named bench
+// reported.
+func allocsOf(outp []byte, bench string) (bytes, allocs float64, err error) {
 	for _, line := range strings.Split(string(outp), "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 || f[0] != bench && !strings.HasPrefix(f[0], bench+"-") {
 			continue
 		}
+		found := 0
 		for i := 1; i < len(f); i++ {
-			if f[i] == "allocs/op" {
-				return strconv.ParseFloat(f[i-1], 64)
+			switch f[i] {
+			case "B/op":
+				bytes, err = strconv.ParseFloat(f[i-1], 64)
+				found++
+			case "allocs/op":
+				allocs, err = strconv.ParseFloat(f[i-1], 64)
+				found++
+			}
+			if err != nil {
+				return 0, 0, err
 			}
 		}
+		if found == 2 {
+			return bytes, allocs, nil
+		}
 	}
-	return 0, fmt.Errorf("no allocs/op for %s in:\n%s", bench, outp)
+	return 0, 0, fmt.Errorf("no B/op and allocs/op for %s in:\n%s", bench, outp)
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestCompare(t *testing.T) {
-	want := Row{Bench: "BenchmarkX", Instr: 300, Allocs: 1}
+	want := Row{Bench: "BenchmarkX", Instr: 300, Bytes: 400, Allocs: 1}
 	tests := []struct {
 		name   string
 		instr  float64
@@ -31,30 +31,33 @@ func TestCompare(t *testing.T) {
 			t.Errorf("%s: Compare = %q, want %d failures", tt.name, bad, tt.fails)
 		}
 	}
+	if bad := Compare(Row{Instr: 100, Bytes: 256, Allocs: 1}, Row{Instr: 100, Bytes: 448, Allocs: 1}); len(bad) != 1 {
+		t.Errorf("more bytes in as many allocations: Compare = %q, want a failure", bad)
+	}
 	if bad := Compare(Row{Instr: 100, Allocs: 0}, Row{Instr: 100, Allocs: 1}); len(bad) != 1 {
 		t.Errorf("an allocation where there was none: Compare = %q, want a failure", bad)
 	}
 }
 
 func TestParseFormat(t *testing.T) {
-	const in = "# header\n# more\n. ./retry BenchmarkA 1000 213 0\n\nbench . BenchmarkB/sub 10 - 2.5\n"
+	const in = "# header\n# more\n. ./retry BenchmarkA 1000 213 0 0\n\nbench . BenchmarkB/sub 10 - 64 2.5\n"
 	rows, err := Parse(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Row{
 		{Dir: ".", Pkg: "./retry", Bench: "BenchmarkA", N: 1000, Instr: 213, Allocs: 0},
-		{Dir: "bench", Pkg: ".", Bench: "BenchmarkB/sub", N: 10, Instr: -1, Allocs: 2.5},
+		{Dir: "bench", Pkg: ".", Bench: "BenchmarkB/sub", N: 10, Instr: -1, Bytes: 64, Allocs: 2.5},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("Parse (-want +got):\n%s", diff)
 	}
 	var b strings.Builder
 	Format(&b, header([]byte(in)), rows)
-	if diff := cmp.Diff("# header\n# more\n. ./retry BenchmarkA 1000 213 0\nbench . BenchmarkB/sub 10 - 2.5\n", b.String()); diff != "" {
+	if diff := cmp.Diff("# header\n# more\n. ./retry BenchmarkA 1000 213 0 0\nbench . BenchmarkB/sub 10 - 64 2.5\n", b.String()); diff != "" {
 		t.Errorf("Format (-want +got):\n%s", diff)
 	}
-	for _, bad := range []string{"a b c", ". ./x B 0 1 1", ". ./x B 10 x 1", ". ./x B 10 1 -1"} {
+	for _, bad := range []string{"a b c", ". ./x B 0 1 1 1", ". ./x B 10 x 1 1", ". ./x B 10 1 1 -1", ". ./x B 10 1 -1 1"} {
 		if _, err := Parse(strings.NewReader(bad)); err == nil {
 			t.Errorf("Parse(%q) = nil error", bad)
 		}
@@ -72,11 +75,11 @@ func TestBenchRE(t *testing.T) {
 
 func TestAllocsOf(t *testing.T) {
 	out := []byte("BenchmarkAB \t 100 \t 5 ns/op \t 0 B/op \t 0 allocs/op\nBenchmarkA-2 \t 100 \t 5 ns/op \t 64 B/op \t 3 allocs/op\n")
-	got, err := allocsOf(out, "BenchmarkA")
-	if err != nil || got != 3 {
-		t.Errorf("allocsOf = %v, %v; want 3", got, err)
+	bytes, allocs, err := allocsOf(out, "BenchmarkA")
+	if err != nil || bytes != 64 || allocs != 3 {
+		t.Errorf("allocsOf = %v, %v, %v; want 64, 3", bytes, allocs, err)
 	}
-	if _, err := allocsOf(out, "BenchmarkC"); err == nil {
+	if _, _, err := allocsOf(out, "BenchmarkC"); err == nil {
 		t.Error("allocsOf of a missing benchmark: nil error")
 	}
 }

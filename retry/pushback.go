@@ -49,15 +49,7 @@ func pushback(err error) (time.Duration, bool) {
 			if d, ok := u.RetryAfter(); ok {
 				return d, true
 			}
-			// A Pushback without a value may still wrap one.
-			switch w := err.(type) {
-			case interface{ Unwrap() error }:
-				err = w.Unwrap()
-			case interface{ Unwrap() []error }:
-				return pushbackOf(w.Unwrap())
-			default:
-				return 0, false
-			}
+			return pushbackUnder(err) // a Pushback without a value may wrap one
 		case interface{ Unwrap() error }:
 			err = u.Unwrap()
 		case interface{ Unwrap() []error }:
@@ -65,6 +57,17 @@ func pushback(err error) (time.Duration, bool) {
 		default:
 			return 0, false
 		}
+	}
+	return 0, false
+}
+
+// pushbackUnder returns the first pushback in the errors err wraps.
+func pushbackUnder(err error) (time.Duration, bool) {
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return pushback(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		return pushbackOf(u.Unwrap())
 	}
 	return 0, false
 }

@@ -85,9 +85,9 @@
 // per half-open spell in all. The closed path is unchanged: outcomes are
 // counted locally and sent every SharedFlush by a background goroutine
 // (stop it with Close). While the store is unreachable each instance is
-// a local breaker again. MemStore keeps the state in memory, for tests
-// and simulations; package redisbreaker, in the redisretry module, keeps
-// it in Redis. See docs/fleet.md.
+// a local breaker again. Package breakertest's MemStore keeps the state in
+// memory, for tests and simulations; package redisbreaker, in the
+// redisretry module, keeps it in Redis. See docs/fleet.md.
 //
 // Every Breaker reads time from a clockcap.Clock and draws its open
 // schedule's jitter from a randcap.Random, so tests drive it with

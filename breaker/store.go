@@ -22,7 +22,7 @@ var ErrStoreDown = errors.New("breaker: shared store unreachable")
 // fleet of instances of a service learns of an outage once instead of
 // once per instance (gobreaker v2's DistributedCircuitBreaker over its
 // SharedDataStore). Package redisbreaker, in the redisretry module, keeps
-// it in Redis; MemStore keeps it in memory, for tests and simulations.
+// it in Redis; breakertest.MemStore keeps it in memory, for tests.
 //
 // A breaker made with Config.Shared calls Join once, in New, and then
 // calls its Link from whatever goroutine needs it, never while holding

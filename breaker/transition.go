@@ -18,8 +18,8 @@ type transition struct {
 	remote   bool          // learnt from the store: not to be published again
 }
 
-// openLocked opens the breaker at time now, coming from state from, and
-// returns the transition to report. The caller holds b.mu.
+// openLocked opens the breaker, from state from, and returns the
+// transition to report.
 func (b *Breaker) openLocked(now int64, from State, why string) transition {
 	e := b.epLocked()
 	if from != HalfOpen {
@@ -33,16 +33,13 @@ func (b *Breaker) openLocked(now int64, from State, why string) transition {
 	case ok:
 		e.lastDelay = d
 	case e.openings == 1:
-		// This seed made the schedule stop at once; New checked that seed
-		// 0 does not.
-		e.lastDelay = b.s.firstDelay
+		e.lastDelay = b.s.firstDelay // this seed stopped at once; seed 0 does not
 	}
 	b.openUntilLocked(now, int64(sat.AddDur(time.Duration(now), e.lastDelay)))
 	return transition{from: from, to: Open, why: why, wait: e.lastDelay, opening: e.openings, word: b.word.Load() & sameMask}
 }
 
-// openUntilLocked makes the breaker Open until time until, for an
-// opening of the episode's lastDelay.
+// openUntilLocked makes the breaker Open until until, for lastDelay.
 func (b *Breaker) openUntilLocked(now, until int64) {
 	b.refuseLocked(Open, now, until)
 	if stateOf(b.word.Load()) != Open {
@@ -51,10 +48,9 @@ func (b *Breaker) openUntilLocked(now, until int64) {
 	}
 }
 
-// refuseLocked sets the deadline and the error with which the breaker
-// refuses calls in state st, as of time now: Open until until, HalfOpen
-// (all probes out) until its probes time out at until, ForcedOpen until
-// an operator acts.
+// refuseLocked sets the deadline and the error of refusals in state st:
+// Open until until, HalfOpen (all probes out) until the probes time out at
+// until, ForcedOpen until an operator acts.
 func (b *Breaker) refuseLocked(st State, now, until int64) {
 	e := &OpenError{Name: b.name, State: st}
 	switch st {
@@ -67,10 +63,8 @@ func (b *Breaker) refuseLocked(st State, now, until int64) {
 	b.openErr.Store(e)
 }
 
-// expire moves a breaker whose word was w past its deadline at time now:
-// an Open one half-opens; a HalfOpen one whose probes have not all
-// reported within the open duration opens again, since a probe that was
-// never recorded must not keep it half-open forever.
+// expire moves a breaker of word w past its deadline: Open half-opens;
+// HalfOpen, whose probes did not all report in time, opens again.
 func (b *Breaker) expire(w uint64, now int64) {
 	b.mu.Lock()
 	var t transition
@@ -86,8 +80,8 @@ func (b *Breaker) expire(w uint64, now int64) {
 	b.notify(t)
 }
 
-// enterLocked starts a new generation in state s: the window, the failure
-// streak and, entering HalfOpen, the probes start again.
+// enterLocked starts a new generation in state s, with an empty window and
+// streak and, entering HalfOpen, new probes.
 func (b *Breaker) enterLocked(now int64, s State) {
 	b.win.ResetLocked(now)
 	if b.ring != nil {
@@ -104,23 +98,19 @@ func (b *Breaker) enterLocked(now int64, s State) {
 	}
 }
 
-// ForceOpen opens the breaker until Reset or Disable: every call is refused
-// with an *OpenError whose State is ForcedOpen. It is for operators, for
-// example to shed a dependency during an incident.
+// ForceOpen refuses every call, with an *OpenError of State ForcedOpen,
+// until an operator's next action: shedding a dependency in an incident.
 func (b *Breaker) ForceOpen() { b.set(ForcedOpen) }
 
-// Disable turns the breaker off until Reset, ForceOpen or MetricsOnly:
-// every call goes through and nothing is counted (Resilience4j's
-// DISABLED).
+// Disable lets every call through and counts nothing, until an
+// operator's next action (Resilience4j's DISABLED).
 func (b *Breaker) Disable() { b.set(Disabled) }
 
-// MetricsOnly makes the breaker watch only, until Reset, ForceOpen or
-// Disable: every call goes through and outcomes are counted in Stats and
-// in the window, but nothing opens it (Resilience4j's METRICS_ONLY).
+// MetricsOnly lets every call through and counts outcomes, but never
+// opens, until an operator's next action (Resilience4j's METRICS_ONLY).
 func (b *Breaker) MetricsOnly() { b.set(MetricsOnly) }
 
-// Reset closes the breaker, whatever its state, and forgets its history:
-// the window, the failure streak and the open schedule start again.
+// Reset closes the breaker and forgets its window, streak and openings.
 func (b *Breaker) Reset() { b.set(Closed) }
 
 func (b *Breaker) set(s State) {
@@ -130,14 +120,11 @@ func (b *Breaker) set(s State) {
 	b.forgetLocked(now, s)
 	w := b.word.Load() & sameMask
 	b.mu.Unlock()
-	if from != s {
-		b.notify(transition{from: from, to: s, why: "operator", word: w})
-	}
+	b.notify(transition{from: from, to: s, why: "operator", word: w})
 }
 
-// forgetLocked moves the breaker to state s, forgetting its openings in
-// a row: what an operator's action does, and a fleet's that another
-// instance took.
+// forgetLocked moves the breaker to state s and forgets its openings, as
+// an operator's action does (here or on another instance of a fleet).
 func (b *Breaker) forgetLocked(now int64, s State) {
 	if b.ep != nil {
 		b.ep.openings = 0
@@ -148,7 +135,7 @@ func (b *Breaker) forgetLocked(now int64, s State) {
 	b.enterLocked(now, s)
 }
 
-// notify logs t and calls the hook, outside the lock.
+// notify logs and reports t, outside the lock, and publishes it to the store.
 func (b *Breaker) notify(t transition) {
 	if t.from == t.to {
 		return

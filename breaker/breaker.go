@@ -7,14 +7,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/window"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/verdict"
 )
 
-// maxBatch is the most successes pending before the breaker reads its
-// clock and flushes them into the window.
-const maxBatch = 256
+const maxBatch = 256 // the most successes pending before the window reads the clock
 
 // The window's counters.
 const (
@@ -41,8 +40,7 @@ type Breaker struct {
 	fleet *fleet   // the Config.Shared store's side, or nil
 }
 
-// episode is what a breaker keeps of its openings and half-open spells,
-// under its lock; one that never opened has none.
+// episode, under the lock, is what a breaker that has opened keeps.
 type episode struct {
 	run       interp.Run    // steps OpenFor
 	openings  int           // openings in a row since the last close
@@ -52,7 +50,6 @@ type episode struct {
 	opened    uint64        // openings ever, for Stats
 }
 
-// epLocked returns the breaker's episode, making it on first use.
 func (b *Breaker) epLocked() *episode {
 	if b.ep == nil {
 		b.ep = &episode{run: interp.Start(b.s.OpenFor, 0)}
@@ -85,24 +82,19 @@ func New(c Config) (*Breaker, error) {
 		return nil, err
 	}
 	b := build(&s, s.Name, false)
-	if s.Shared != nil {
-		if err := b.join(); err != nil {
-			return nil, err
-		}
+	if err := b.join(); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
 
-// build makes a closed breaker named name.
 func build(s *settings, name string, exact bool) *Breaker {
 	b := &Breaker{s: s, name: name}
 	b.win.Init(int64(s.Window)/window.Buckets, maxBatch, exact)
 	if s.CountWindow > 0 {
 		b.ring = &ring{slots: make([]uint8, s.CountWindow)}
 	}
-	b.mu.Lock()
-	b.enterLocked(b.now(), Closed)
-	b.mu.Unlock()
+	b.enterLocked(b.now(), Closed) // no lock: no one else has b yet
 	return b
 }
 
@@ -180,7 +172,6 @@ func (b *Breaker) tryProbe(w uint64) (g grant, ok, again bool) {
 	return g, ok, !ok
 }
 
-// probe admits a probe into a free slot if the word is still w.
 func (b *Breaker) probe(w uint64) (grant, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -257,8 +248,7 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 	}
 }
 
-// flushLocked moves the pending successes into the window at time now,
-// judges the rules if judge is set, and returns the transition to report.
+// flushLocked counts the pending successes, and judges the window if judge.
 func (b *Breaker) flushLocked(now int64, judge bool) transition {
 	b.win.FlushLocked(now)
 	return b.judgeLocked(now, judge, b.consec.Load())
@@ -281,8 +271,7 @@ func (b *Breaker) judgeLocked(now int64, judge bool, n int64) transition {
 // closed records an outcome that the closed fast path does not take.
 func (b *Breaker) closed(p grant, failed, slow bool, now int64) {
 	b.mu.Lock()
-	w := b.word.Load()
-	if w&sameMask != p.w {
+	if b.word.Load()&sameMask != p.w {
 		b.mu.Unlock()
 		return
 	}
@@ -301,7 +290,6 @@ func (b *Breaker) closed(p grant, failed, slow bool, now int64) {
 	}
 }
 
-// count counts one call at time now.
 func (b *Breaker) count(now int64, failed, slow bool) {
 	b.win.FlushLocked(now)
 	b.win.AddLocked(cCalls, 1)
@@ -316,7 +304,6 @@ func (b *Breaker) count(now int64, failed, slow bool) {
 	}
 }
 
-// counts returns the window's counts.
 func (b *Breaker) counts() Counts {
 	c := Counts{Calls: int(b.win.Sum(cCalls)), Failures: int(b.win.Sum(cFailures)), Slow: int(b.win.Sum(cSlow))}
 	if b.ring != nil {
@@ -326,7 +313,7 @@ func (b *Breaker) counts() Counts {
 	return c
 }
 
-// tripsOn returns why the counts c should open the breaker, or "".
+// tripsOn returns why c opens the breaker, or "".
 func (b *Breaker) tripsOn(c Counts) string {
 	if f := b.s.TripWhen; f != nil {
 		if f(c) {
@@ -343,7 +330,7 @@ func (b *Breaker) tripsOn(c Counts) string {
 	return b.rates(c)
 }
 
-// rates returns which rate rule the counts c break, or "".
+// rates returns the rate rule c breaks, or "".
 func (b *Breaker) rates(c Counts) string {
 	if r := b.s.FailureRate; r > 0 && c.Failures*100 >= r*c.Calls {
 		return "failure rate"
@@ -445,7 +432,6 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 	b.notify(t)
 }
 
-// duplicate counts and logs a Permit recorded twice.
 func (b *Breaker) duplicate() {
 	b.mu.Lock()
 	b.dups++
@@ -465,10 +451,9 @@ func (b *Breaker) now() int64 {
 	return max(int64(b.s.Clock.Now().Sub(b.s.epoch)), 0)
 }
 
-// at converts a time from now back to the clock's.
+// at is the inverse of now.
 func (b *Breaker) at(t int64) time.Time { return b.s.epoch.Add(time.Duration(t)) }
 
-// counting reports whether state st counts outcomes in the window.
 func counting(st State) bool { return st == Closed || st == MetricsOnly }
 
 // noCopy, of no size, makes go vet's copylocks check report a copy.
@@ -479,3 +464,154 @@ func (*noCopy) Lock() {}
 
 // Unlock is a no-op, the other half of Lock.
 func (*noCopy) Unlock() {}
+
+// transition describes a state change for notify; the zero value is none.
+type transition struct {
+	from, to State
+	why      string
+	wait     time.Duration // the open duration, when opening
+	opening  int           // openings in a row, when opening
+	word     uint64        // the breaker's word after it (sameMask), for a store
+	remote   bool          // learnt from the store: not to be published again
+}
+
+// openLocked opens the breaker, from state from, and returns the
+// transition to report.
+func (b *Breaker) openLocked(now int64, from State, why string) transition {
+	e := b.epLocked()
+	if from != HalfOpen {
+		e.openings, e.start = 0, now
+		e.run.Reset(b.s.Random.Seed())
+	}
+	e.openings++
+	since := time.Duration(now - e.start)
+	d, ok := e.run.Next(since, since)
+	switch {
+	case ok:
+		e.lastDelay = d
+	case e.openings == 1:
+		e.lastDelay = b.s.firstDelay // this seed stopped at once; seed 0 does not
+	}
+	b.openUntilLocked(now, int64(sat.AddDur(time.Duration(now), e.lastDelay)))
+	return transition{from: from, to: Open, why: why, wait: e.lastDelay, opening: e.openings, word: b.word.Load() & sameMask}
+}
+
+func (b *Breaker) openUntilLocked(now, until int64) {
+	b.refuseLocked(Open, now, until)
+	if stateOf(b.word.Load()) != Open {
+		b.ep.opened++
+		b.enterLocked(now, Open)
+	}
+}
+
+// refuseLocked sets the deadline and the error of refusals in state st:
+// Open until until, HalfOpen (all probes out) until the probes time out at
+// until, ForcedOpen until an operator acts.
+func (b *Breaker) refuseLocked(st State, now, until int64) {
+	e := &OpenError{Name: b.name, State: st}
+	switch st {
+	case Open:
+		e.Until, e.For = b.at(until), b.ep.lastDelay
+	case HalfOpen:
+		e.Until = b.at(now)
+	}
+	b.deadline.Store(until)
+	b.openErr.Store(e)
+}
+
+// expire moves a breaker of word w past its deadline: Open half-opens;
+// HalfOpen, whose probes did not all report in time, opens again.
+func (b *Breaker) expire(w uint64, now int64) {
+	b.mu.Lock()
+	var t transition
+	switch cur := b.word.Load(); {
+	case stateOf(w) == Open && cur == w:
+		b.refuseLocked(HalfOpen, now, int64(sat.AddDur(time.Duration(now), b.ep.lastDelay)))
+		b.enterLocked(now, HalfOpen)
+		t = transition{from: Open, to: HalfOpen, word: b.word.Load() & sameMask}
+	case stateOf(w) == HalfOpen && cur&^probeMask == w&^probeMask:
+		t = b.openLocked(now, HalfOpen, "probe timed out")
+	}
+	b.mu.Unlock()
+	b.notify(t)
+}
+
+// enterLocked starts a new generation in state s, with an empty window and
+// streak and, entering HalfOpen, new probes.
+func (b *Breaker) enterLocked(now int64, s State) {
+	b.win.ResetLocked(now)
+	if b.ring != nil {
+		b.ring.reset()
+	}
+	b.consec.Store(0)
+	if s == HalfOpen {
+		b.epLocked().probes.reset(b.s.HalfOpenProbes)
+	}
+	b.word.Store(next(b.word.Load(), s))
+	b.armLocked()
+	if f := b.fleet; f != nil {
+		f.sent = b.lifeLocked()
+	}
+}
+
+// ForceOpen refuses every call, with an *OpenError of State ForcedOpen,
+// until an operator's next action: shedding a dependency in an incident.
+func (b *Breaker) ForceOpen() { b.set(ForcedOpen) }
+
+// Disable lets every call through and counts nothing, until an
+// operator's next action (Resilience4j's DISABLED).
+func (b *Breaker) Disable() { b.set(Disabled) }
+
+// MetricsOnly lets every call through and counts outcomes, but never
+// opens, until an operator's next action (Resilience4j's METRICS_ONLY).
+func (b *Breaker) MetricsOnly() { b.set(MetricsOnly) }
+
+// Reset closes the breaker and forgets its window, streak and openings.
+func (b *Breaker) Reset() { b.set(Closed) }
+
+func (b *Breaker) set(s State) {
+	now := b.now()
+	b.mu.Lock()
+	from := stateOf(b.word.Load())
+	b.forgetLocked(now, s)
+	w := b.word.Load() & sameMask
+	b.mu.Unlock()
+	b.notify(transition{from: from, to: s, why: "operator", word: w})
+}
+
+// forgetLocked moves the breaker to state s and forgets its openings, as
+// an operator's action does (here or on another instance of a fleet).
+func (b *Breaker) forgetLocked(now int64, s State) {
+	if b.ep != nil {
+		b.ep.openings = 0
+	}
+	if s == ForcedOpen {
+		b.refuseLocked(ForcedOpen, now, 0)
+	}
+	b.enterLocked(now, s)
+}
+
+// notify logs and reports t, outside the lock, and publishes it to the store.
+func (b *Breaker) notify(t transition) {
+	if t.from == t.to {
+		return
+	}
+	if l := b.s.Logger; l != nil {
+		level, msg := slog.LevelInfo, "circuit breaker "+t.to.String()
+		attrs := []slog.Attr{slog.String("breaker", b.name), slog.String("from", t.from.String())}
+		switch t.to {
+		case Open:
+			attrs = append(attrs, slog.String("reason", t.why), slog.Duration("for", t.wait), slog.Int("opening", t.opening))
+			fallthrough
+		case ForcedOpen:
+			level = slog.LevelWarn
+		}
+		l.LogAttrs(context.Background(), level, msg, attrs...)
+	}
+	if h := b.s.OnStateChange; h != nil {
+		h(b.name, t.from, t.to)
+	}
+	if b.fleet != nil && !t.remote && b.fleet.link != nil {
+		b.publish(t)
+	}
+}

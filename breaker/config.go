@@ -70,11 +70,12 @@ type Config struct {
 	// Zero means 10 s; negative or under 10 ns is an error.
 	Window time.Duration
 	// OpenFor gives the open durations: the k-th opening in a row (each
-	// failed probe adds one; closing starts again) waits its k-th delay. It
-	// is stepped as a retry schedule whose attempts take no time, from the
-	// first opening, with jitter from a seed Random gives then; once it
-	// stops, its last delay repeats. Nil means DefaultOpenFor; an invalid
-	// schedule, or one that stops before its first delay, is an error.
+	// failed probe adds one; closing starts again) waits its k-th delay,
+	// stepped as a retry schedule of instant attempts from the first
+	// opening (Spaced and UpTo measure from there), jittered by a seed
+	// Random gives then; once it stops, its last delay repeats. Nil means
+	// DefaultOpenFor; an invalid schedule, or one that stops before its
+	// first delay, is an error.
 	OpenFor schedule.Schedule
 	// HalfOpenProbes is how many calls a half-open breaker lets through,
 	// refusing the rest. Once all are recorded, it opens again if their
@@ -111,10 +112,10 @@ type Config struct {
 	// stops. See docs/fleet.md.
 	Shared Store
 	// SharedFlush is how often the breaker sends its counts to Shared and
-	// reads the fleet's (a failure goes at once). Zero means
-	// DefaultSharedFlush; negative means no goroutine: call Flush (the
-	// goroutine ticks in real time, so a test on a virtual clock flushes
-	// by hand). Ignored without Shared.
+	// reads the fleet's; a failure goes at once, or with the next exchange
+	// while one is out. Zero means DefaultSharedFlush; negative means no
+	// goroutine: call Flush (the goroutine ticks in real time, so a test on
+	// a virtual clock flushes by hand). Ignored without Shared.
 	SharedFlush time.Duration
 }
 

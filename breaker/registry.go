@@ -48,15 +48,9 @@ func NewRegistry(c Config, max int) (*Registry, error) {
 				slog.Int("max", max), slog.String("breaker", Overflow))
 		}
 		b := build(&s, target, false)
-		if s.Shared != nil {
-			if err := b.join(); err != nil {
-				// The store refused the name: this breaker judges alone.
-				b.fleet = nil
-				if s.Logger != nil {
-					s.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker not shared: the store refused it",
-						slog.String("breaker", target), slog.Any("err", err))
-				}
-			}
+		if err := b.join(); err != nil && s.Logger != nil { // the store refused the name: b judges alone
+			s.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker not shared: the store refused it",
+				slog.String("breaker", target), slog.Any("err", err))
 		}
 		return b
 	}

@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// State is a breaker's state. The first three are the usual gauge values.
+// State is a breaker's state. The first three are the usual gauge values:
+// 0 closed, 1 half-open, 2 open.
 type State uint8
 
 // The states; operators' actions lead to the last three.

@@ -210,8 +210,7 @@ func (b *Breaker) Flush() {
 	}
 	b.mu.Lock()
 	f.ticks++
-	read := f.ticks >= syncEvery || f.dirty || !f.ok.Load()
-	idle := !read && (!counting(stateOf(b.word.Load())) || b.lifeLocked() == f.sent)
+	idle := f.ticks < syncEvery && !f.dirty && f.ok.Load() && (!counting(stateOf(b.word.Load())) || b.lifeLocked() == f.sent)
 	b.mu.Unlock()
 	if idle {
 		return // nothing to send, nothing to read
@@ -330,25 +329,22 @@ func (b *Breaker) publish(t transition) {
 func (b *Breaker) publishState(base uint64, next SharedState, w uint64) {
 	f := b.fleet
 	cur, ok, err := f.link.Publish(base, next)
-	if err != nil {
-		f.lost(err)
-		b.mu.Lock()
-		f.dirty = true
-		b.mu.Unlock()
-		return
+	if err == nil {
+		f.ok.Store(true)
 	}
-	f.ok.Store(true)
+	f.lost(err)
 	b.mu.Lock()
-	if ok {
-		if f.gen == base && b.word.Load()&sameMask == w {
-			f.gen, f.dirty = cur.Gen, false
-		}
-		b.mu.Unlock()
-		return
+	switch {
+	case err != nil:
+		f.dirty = true
+	case ok && f.gen == base && b.word.Load()&sameMask == w:
+		f.gen, f.dirty = cur.Gen, false
 	}
 	dirty := f.dirty
 	b.mu.Unlock()
-	b.settle(cur, base, dirty && cur.Gen != next.Gen) // with dirty, the store missed earlier transitions
+	if err == nil && !ok {
+		b.settle(cur, base, dirty && cur.Gen != next.Gen) // with dirty, the store missed earlier transitions
+	}
 }
 
 // settle brings the breaker in step with cur, the store's answer to an

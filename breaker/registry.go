@@ -21,9 +21,9 @@ const Overflow = "(other)"
 // target (and, with Config.Shared, shared under that name). It is safe for
 // concurrent use; Get of a known target takes no lock and allocates
 // nothing, and a new target costs amortised constant time and memory.
-// Past its cap of targets (against a URL path or a request ID where a host
-// was meant), new targets share the Overflow breaker, protected together,
-// with one warning logged when it is first used.
+// Past its cap, a guard against a URL path or a request ID passed where a
+// host was meant, new targets share the Overflow breaker, protected
+// together, with one warning logged when it is first used.
 type Registry struct {
 	m *keyed.Map[*Breaker]
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/breaker/breakertest"
 	"github.com/recur-go/recur/schedule"
 	"github.com/recur-go/recur/verdict"
 )
@@ -176,7 +177,7 @@ func BenchmarkClosedFleetParallel(b *testing.B) {
 func fleetBreaker(b *testing.B, store string) *breaker.Breaker {
 	c := breaker.Config{Name: "api"}
 	if store == "mem" {
-		c.Shared = breaker.NewMemStore(nil)
+		c.Shared = breakertest.NewMemStore(nil)
 	}
 	br := mustNew(b, c)
 	b.Cleanup(func() { br.Close() })

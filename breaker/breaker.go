@@ -7,27 +7,22 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/recur-go/recur/internal/sat"
 	"github.com/recur-go/recur/internal/window"
 	"github.com/recur-go/recur/interp"
 	"github.com/recur-go/recur/verdict"
 )
 
-// maxBatch is the most successes the window holds pending before the
-// breaker reads its clock and flushes them: one clock read per 256
-// successes on a busy breaker. Failures flush at once, and successes near a
-// threshold are counted under the lock, so the batch only delays when the
-// window learns that time has passed.
-const maxBatch = 256
+const maxBatch = 256 // the most successes pending before the window reads the clock
 
-// The breaker's window counters.
+// The window's counters.
 const (
 	cCalls    = iota // calls with a counted outcome: Success, Transient, Failure
 	cFailures        // of which failed
 	cSlow            // of which were slow
 )
 
-// Breaker is a circuit breaker. Make one with New; it is safe for
-// concurrent use.
+// Breaker is a circuit breaker, made by New; it is safe for concurrent use.
 type Breaker struct {
 	win      window.Window
 	word     atomic.Uint64 // state, generation, probes in flight, armed; see state.go
@@ -35,9 +30,7 @@ type Breaker struct {
 	name     string
 	consec   atomic.Int64  // failures in a row while closed
 	rejected atomic.Uint64 // calls Allow refused, for Stats
-	// deadline is when an Open breaker may half-open, and when a
-	// HalfOpen one's probes time out.
-	deadline atomic.Int64
+	deadline atomic.Int64  // when an Open breaker may half-open, a HalfOpen one's probes time out
 	openErr  atomic.Pointer[OpenError]
 
 	mu    sync.Mutex
@@ -47,9 +40,7 @@ type Breaker struct {
 	fleet *fleet   // the Config.Shared store's side, or nil
 }
 
-// episode is what a breaker keeps of its openings and half-open spells.
-// A breaker that never opens has none: most of a Registry's targets. The
-// breaker's lock guards it.
+// episode, under the lock, is what a breaker that has opened keeps.
 type episode struct {
 	run       interp.Run    // steps OpenFor
 	openings  int           // openings in a row since the last close
@@ -59,7 +50,6 @@ type episode struct {
 	opened    uint64        // openings ever, for Stats
 }
 
-// epLocked returns the breaker's episode, making it on first use.
 func (b *Breaker) epLocked() *episode {
 	if b.ep == nil {
 		b.ep = &episode{run: interp.Start(b.s.OpenFor, 0)}
@@ -67,21 +57,16 @@ func (b *Breaker) epLocked() *episode {
 	return b.ep
 }
 
-// Permit is the admission Allow gives a call. Pass its address to the same
-// breaker's Record with the call's verdict, once: Record marks it
-// recorded, so that recording it again counts nothing. It is a small
-// value; the zero Permit records nothing.
-//
-// A Permit must not be copied once Allow has returned it: a copy would be
-// recorded as a second call. go vet's copylocks check reports a copy
-// (p2 := p, a Permit passed or ranged over by value), at no cost at run
-// time; keep it in one variable or field and pass its address.
+// Permit is the admission Allow gives a call: pass its address to the same
+// breaker's Record once. A copy would be recorded as a second call, so go
+// vet's copylocks check reports one (p2 := p, a Permit passed by value);
+// keep it in one variable or field. The zero Permit records nothing.
 type Permit struct {
 	_ noCopy
 	g grant
 }
 
-// grant is what a Permit holds; the breaker passes it around by value.
+// grant is what a Permit holds.
 type grant struct {
 	w      uint64 // the breaker's word when it admitted the call, probes and armed bit masked
 	start  int64  // when, if the breaker times calls
@@ -89,32 +74,27 @@ type grant struct {
 	ticket uint32 // the probe's ticket, if half-open
 }
 
-// New returns a closed breaker configured by c, or an error that names the
-// bad field of c.
+// New returns a closed breaker configured by c, or an error naming the bad
+// field of c.
 func New(c Config) (*Breaker, error) {
 	s, err := resolve(c)
 	if err != nil {
 		return nil, err
 	}
 	b := build(&s, s.Name, false)
-	if s.Shared != nil {
-		if err := b.join(); err != nil {
-			return nil, err
-		}
+	if err := b.join(); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
 
-// build makes a closed breaker named name.
 func build(s *settings, name string, exact bool) *Breaker {
 	b := &Breaker{s: s, name: name}
 	b.win.Init(int64(s.Window)/window.Buckets, maxBatch, exact)
 	if s.CountWindow > 0 {
 		b.ring = &ring{slots: make([]uint8, s.CountWindow)}
 	}
-	b.mu.Lock()
-	b.enterLocked(b.now(), Closed)
-	b.mu.Unlock()
+	b.enterLocked(b.now(), Closed) // no lock: no one else has b yet
 	return b
 }
 
@@ -122,21 +102,14 @@ func build(s *settings, name string, exact bool) *Breaker {
 func (b *Breaker) Name() string { return b.name }
 
 // State returns the breaker's state. An Open breaker whose open duration
-// has passed still says Open: it half-opens when the next call arrives.
+// has passed says Open until the next call half-opens it.
 func (b *Breaker) State() State { return stateOf(b.word.Load()) }
 
-// Allow asks to make a call. If the breaker lets it through, Allow returns
-// a Permit, which the caller must pass to Record once the call's outcome
-// is known, whatever it is; otherwise it returns an *OpenError, which
-// errors.Is matches to ErrOpen, and the caller must fail the call at once.
-//
-// A closed breaker admits a call with one atomic load: no lock, no clock
-// read (unless SlowCall is set), no allocation. An open one refuses with a
-// read of the monotonic clock (with the real clock) and no allocation.
-// With Config.Shared the closed and open paths are the same; the call
-// that half-opens the breaker publishes the transition, and each would-be
-// probe claims a slot fleet-wide: a store round trip each, within the
-// store's timeout.
+// Allow asks to make a call. It returns a Permit to give Record once the
+// call's outcome is known, whatever it is, or an *OpenError (errors.Is
+// matches ErrOpen), and the call must then fail at once. With
+// Config.Shared, a half-open breaker's would-be probe claims its slot in
+// the store, a round trip within the store's timeout.
 func (b *Breaker) Allow() (Permit, error) {
 	for {
 		w := b.word.Load()
@@ -154,8 +127,7 @@ func (b *Breaker) Allow() (Permit, error) {
 				continue
 			}
 		}
-		// Open, or HalfOpen with every probe out: refused until the
-		// deadline.
+		// Open, or HalfOpen with every probe out: refused until the deadline.
 		now := b.now()
 		if now < b.deadline.Load() {
 			return b.reject()
@@ -172,26 +144,34 @@ func (b *Breaker) permit(w uint64) grant {
 	return g
 }
 
-// tryProbe admits a probe if the half-open breaker whose word is w has
-// a free slot, here and, with a store, across the fleet; again means the
-// word changed meanwhile, and the caller should look again.
+// tryProbe admits a probe if the half-open word w has a free slot, here
+// and, with a reachable store, in the fleet (while it is unreachable the
+// breaker decides alone); again means that w changed: look again.
 func (b *Breaker) tryProbe(w uint64) (g grant, ok, again bool) {
-	if b.fleet == nil {
-		g, ok = b.probe(w)
-		return g, ok, !ok
-	}
-	gen, claimed, goOn := b.claim(w)
-	if !goOn {
+	f, gen, claimed := b.fleet, uint64(0), false
+	if f != nil && f.full.Load() == w&sameMask {
 		return grant{}, false, false
 	}
+	if f != nil && f.ok.Load() {
+		b.mu.Lock()
+		gen = f.gen
+		b.mu.Unlock()
+		got, err := f.link.Claim(gen, b.s.HalfOpenProbes)
+		switch {
+		case err != nil && !f.lost(err):
+			return grant{}, false, false // not known down: refuse rather than probe twice
+		case err == nil && !got:
+			f.full.Store(w & sameMask)
+			return grant{}, false, false
+		}
+		claimed = err == nil
+	}
 	if g, ok = b.probe(w); !ok && claimed {
-		_ = b.fleet.link.Release(gen)
+		_ = f.link.Release(gen)
 	}
 	return g, ok, !ok
 }
 
-// probe admits a probe into a free slot of the half-open breaker whose
-// word is still w; false means the word changed meanwhile.
 func (b *Breaker) probe(w uint64) (grant, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -212,28 +192,14 @@ func (b *Breaker) reject() (Permit, error) {
 	return Permit{}, ErrOpen
 }
 
-// Record reports the outcome of a call that Allow let through. Success
-// counts for the target; Transient and Failure count against it; Retryable,
-// Neutral and unknown verdicts count nothing. A call that took SlowCall or
-// longer also counts as slow. An outcome that arrives after the breaker
-// has changed state since admitting its call (it opened meanwhile, say)
-// counts nothing: it says nothing about the new state. A Disabled breaker
-// counts nothing either.
-//
-// The rules are judged after every counted outcome. Recording a success
-// while closed costs an atomic add and no lock, and about once every 256
-// calls on a busy breaker a clock read; a failure takes the breaker's
-// lock and reads the clock, and so do successes while the window is close
-// enough to a threshold that one more success could open it (a success
-// that brings the window up to MinCalls, say).
-//
-// Record marks *p recorded. Recording it again counts nothing: Stats
-// counts it in Duplicates and Config.Logger gets a record at Debug. So
-// does recording a copy of a half-open probe's Permit whose original was
-// recorded, since each probe carries a ticket. A copy of a closed
-// breaker's Permit cannot be told from a second permit at run time
-// without slowing every call, so copying one is what go vet reports (see
-// Permit). A nil p or the zero Permit records nothing.
+// Record reports the outcome v of the call that Allow gave *pp for, and
+// judges the rules. Success counts for the target; Transient and Failure
+// against it; Retryable, Neutral and unknown verdicts nothing; a call of
+// SlowCall or longer also counts as slow. Nothing counts on a Disabled
+// breaker, nor for a call admitted before the breaker last changed state.
+// Record marks *pp recorded (a nil pp records nothing): recording it
+// again, or a copy of a recorded probe's Permit, counts only in
+// Stats.Duplicates, with a record at Debug.
 func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 	if pp == nil {
 		return
@@ -282,17 +248,14 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 	}
 }
 
-// flushLocked moves the window's pending successes into it at time now,
-// judges the rules if judge is set (time has moved, and old successes may
-// have left the window) and returns the transition to report.
+// flushLocked counts the pending successes, and judges the window if judge.
 func (b *Breaker) flushLocked(now int64, judge bool) transition {
 	b.win.FlushLocked(now)
 	return b.judgeLocked(now, judge, b.consec.Load())
 }
 
-// judgeLocked opens a closed breaker at time now, given n failures in a
-// row, if judge is set and a rule says so, arms it otherwise, and
-// returns the transition to report.
+// judgeLocked opens a closed breaker with n failures in a row if judge is
+// set and a rule says so, arms it otherwise, and returns the transition.
 func (b *Breaker) judgeLocked(now int64, judge bool, n int64) transition {
 	if judge && stateOf(b.word.Load()) == Closed {
 		c := b.counts()
@@ -305,12 +268,10 @@ func (b *Breaker) judgeLocked(now int64, judge bool, n int64) transition {
 	return transition{}
 }
 
-// closed records an outcome on a closed (or metrics-only) breaker that
-// the fast path does not take, and opens it if a rule says so.
+// closed records an outcome that the closed fast path does not take.
 func (b *Breaker) closed(p grant, failed, slow bool, now int64) {
 	b.mu.Lock()
-	w := b.word.Load()
-	if w&sameMask != p.w {
+	if b.word.Load()&sameMask != p.w {
 		b.mu.Unlock()
 		return
 	}
@@ -329,7 +290,6 @@ func (b *Breaker) closed(p grant, failed, slow bool, now int64) {
 	}
 }
 
-// count records one call with a counted outcome at time now.
 func (b *Breaker) count(now int64, failed, slow bool) {
 	b.win.FlushLocked(now)
 	b.win.AddLocked(cCalls, 1)
@@ -344,7 +304,6 @@ func (b *Breaker) count(now int64, failed, slow bool) {
 	}
 }
 
-// counts returns the window's counts.
 func (b *Breaker) counts() Counts {
 	c := Counts{Calls: int(b.win.Sum(cCalls)), Failures: int(b.win.Sum(cFailures)), Slow: int(b.win.Sum(cSlow))}
 	if b.ring != nil {
@@ -354,16 +313,15 @@ func (b *Breaker) counts() Counts {
 	return c
 }
 
-// tripsOn returns why the counts c should open the breaker, or "".
+// tripsOn returns why c opens the breaker, or "".
 func (b *Breaker) tripsOn(c Counts) string {
-	n := c.ConsecutiveFailures
 	if f := b.s.TripWhen; f != nil {
 		if f(c) {
 			return "trip predicate"
 		}
 		return ""
 	}
-	if k := b.s.ConsecutiveFailures; k > 0 && n >= k {
+	if k := b.s.ConsecutiveFailures; k > 0 && c.ConsecutiveFailures >= k {
 		return "consecutive failures"
 	}
 	if c.Calls < b.s.MinCalls || c.Calls == 0 {
@@ -372,7 +330,7 @@ func (b *Breaker) tripsOn(c Counts) string {
 	return b.rates(c)
 }
 
-// rates returns which rate rule the counts c break, or "".
+// rates returns the rate rule c breaks, or "".
 func (b *Breaker) rates(c Counts) string {
 	if r := b.s.FailureRate; r > 0 && c.Failures*100 >= r*c.Calls {
 		return "failure rate"
@@ -383,12 +341,10 @@ func (b *Breaker) rates(c Counts) string {
 	return ""
 }
 
-// armLocked sets the armed bit when a success must take the locked path:
-// always with a count-based window or a trip predicate; otherwise while a
-// closed window is so near a rate threshold that one more success (which
-// raises the call count, perhaps up to MinCalls) would trip it — now, or
-// once its older buckets have slid out, which only time can do: so the
-// check runs over the newest bucket, the newest two, and so on.
+// armLocked sets the armed bit, which sends successes down the locked
+// path, with CountWindow or TripWhen, or while one more success (raising
+// the calls, perhaps to MinCalls) would trip a rate rule: now or once older
+// buckets slide out, so it checks the newest bucket, the newest two, ....
 func (b *Breaker) armLocked() {
 	w := b.word.Load()
 	st := stateOf(w)
@@ -414,10 +370,9 @@ func (b *Breaker) armLocked() {
 	}
 }
 
-// probed records a probe's outcome. An outcome that counts nothing frees
-// the probe's place; once every probe is counted, the probes' rates
-// decide between opening again and closing. With a store, the fleet's
-// probes decide: this instance holds only some of them.
+// probed records a probe's outcome: one that counts nothing frees its
+// place; once all are counted, their rates (the fleet's, with a store)
+// close the breaker or reopen it.
 func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int64) {
 	b.mu.Lock()
 	w := b.word.Load()
@@ -445,62 +400,38 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 	}
 	failed := v.Failed()
 	b.count(now, failed, slow)
-	c := e.probes.record(failed, slow)
+	e.probes.c.add(failed, slow, 1)
+	c := e.probes.c
 	if f != nil && b.s.HalfOpenProbes > 1 && f.ok.Load() {
 		gen := f.gen
 		b.mu.Unlock()
-		batch := Batch{Calls: 1}
-		if failed {
-			batch.Failures, batch.Streak = 1, 1
-		}
-		if slow {
-			batch.Slow = 1
-		}
-		cur, fc, err := f.link.Add(gen, batch)
-		if down(err) {
-			f.ok.Store(false)
-		}
+		var one Counts
+		one.add(failed, slow, 1)
+		cur, fc, err := f.link.Add(gen, Batch{Calls: 1, Failures: one.Failures, Slow: one.Slow, Streak: one.Failures})
+		f.lost(err)
 		b.mu.Lock()
 		if err == nil && cur.Gen == gen {
 			c = fc
 		} else {
-			c = e.probes.counts()
+			c = e.probes.c
 		}
 	}
 	var t transition
 	if b.word.Load()&sameMask == p.w && c.Calls >= b.s.HalfOpenProbes {
-		t = b.decideLocked(now, c)
+		switch why := b.rates(c); {
+		case why == "failure rate" || b.s.FailureRate < 0 && c.Failures > 0:
+			t = b.openLocked(now, HalfOpen, "probe failed")
+		case why != "":
+			t = b.openLocked(now, HalfOpen, "probes slow")
+		default:
+			b.enterLocked(now, Closed)
+			t = transition{from: HalfOpen, to: Closed, word: b.word.Load() & sameMask}
+		}
 	}
 	b.mu.Unlock()
 	b.notify(t)
 }
 
-// decideLocked closes a half-open breaker whose probes' counts are c, or
-// opens it again.
-func (b *Breaker) decideLocked(now int64, c Counts) transition {
-	if why := b.probesFail(c); why != "" {
-		return b.openLocked(now, HalfOpen, why)
-	}
-	b.enterLocked(now, Closed)
-	return transition{from: HalfOpen, to: Closed, word: b.word.Load() & sameMask}
-}
-
-// probesFail returns why the recorded probes open the breaker again, or
-// "" if they close it.
-func (b *Breaker) probesFail(c Counts) string {
-	if b.s.FailureRate < 0 && c.Failures > 0 {
-		return "probe failed"
-	}
-	switch b.rates(c) {
-	case "failure rate":
-		return "probe failed"
-	case "slow-call rate":
-		return "probes slow"
-	}
-	return ""
-}
-
-// duplicate counts and logs a Permit recorded twice.
 func (b *Breaker) duplicate() {
 	b.mu.Lock()
 	b.dups++
@@ -511,9 +442,8 @@ func (b *Breaker) duplicate() {
 	}
 }
 
-// now returns the time on the breaker's clock, in ns since its epoch
-// (New, or NewRegistry). With the real clock it reads the monotonic clock
-// alone.
+// now returns the time in ns since the epoch; the real clock is read
+// through the monotonic clock alone.
 func (b *Breaker) now() int64 {
 	if b.s.realClock {
 		return max(int64(time.Since(b.s.epoch)), 0)
@@ -521,20 +451,167 @@ func (b *Breaker) now() int64 {
 	return max(int64(b.s.Clock.Now().Sub(b.s.epoch)), 0)
 }
 
-// at converts a time on the breaker's clock, in ns since its epoch, back
-// to the clock's time.
+// at is the inverse of now.
 func (b *Breaker) at(t int64) time.Time { return b.s.epoch.Add(time.Duration(t)) }
 
-// counting reports whether a breaker in state st counts outcomes in its
-// window: Closed and MetricsOnly.
 func counting(st State) bool { return st == Closed || st == MetricsOnly }
 
-// noCopy makes go vet's copylocks check report a copy of the struct that
-// holds it; it has no size and no cost.
+// noCopy, of no size, makes go vet's copylocks check report a copy.
 type noCopy struct{}
 
-// Lock is a no-op that tells go vet's copylocks check a noCopy is a lock.
+// Lock is a no-op: it makes a noCopy a lock to go vet.
 func (*noCopy) Lock() {}
 
 // Unlock is a no-op, the other half of Lock.
 func (*noCopy) Unlock() {}
+
+// transition describes a state change for notify; the zero value is none.
+type transition struct {
+	from, to State
+	why      string
+	wait     time.Duration // the open duration, when opening
+	opening  int           // openings in a row, when opening
+	word     uint64        // the breaker's word after it (sameMask), for a store
+	remote   bool          // learnt from the store: not to be published again
+}
+
+// openLocked opens the breaker, from state from, and returns the
+// transition to report.
+func (b *Breaker) openLocked(now int64, from State, why string) transition {
+	e := b.epLocked()
+	if from != HalfOpen {
+		e.openings, e.start = 0, now
+		e.run.Reset(b.s.Random.Seed())
+	}
+	e.openings++
+	since := time.Duration(now - e.start)
+	d, ok := e.run.Next(since, since)
+	switch {
+	case ok:
+		e.lastDelay = d
+	case e.openings == 1:
+		e.lastDelay = b.s.firstDelay // this seed stopped at once; seed 0 does not
+	}
+	b.openUntilLocked(now, int64(sat.AddDur(time.Duration(now), e.lastDelay)))
+	return transition{from: from, to: Open, why: why, wait: e.lastDelay, opening: e.openings, word: b.word.Load() & sameMask}
+}
+
+func (b *Breaker) openUntilLocked(now, until int64) {
+	b.refuseLocked(Open, now, until)
+	if stateOf(b.word.Load()) != Open {
+		b.ep.opened++
+		b.enterLocked(now, Open)
+	}
+}
+
+// refuseLocked sets the deadline and the error of refusals in state st:
+// Open until until, HalfOpen (all probes out) until the probes time out at
+// until, ForcedOpen until an operator acts.
+func (b *Breaker) refuseLocked(st State, now, until int64) {
+	e := &OpenError{Name: b.name, State: st}
+	switch st {
+	case Open:
+		e.Until, e.For = b.at(until), b.ep.lastDelay
+	case HalfOpen:
+		e.Until = b.at(now)
+	}
+	b.deadline.Store(until)
+	b.openErr.Store(e)
+}
+
+// expire moves a breaker of word w past its deadline: Open half-opens;
+// HalfOpen, whose probes did not all report in time, opens again.
+func (b *Breaker) expire(w uint64, now int64) {
+	b.mu.Lock()
+	var t transition
+	switch cur := b.word.Load(); {
+	case stateOf(w) == Open && cur == w:
+		b.refuseLocked(HalfOpen, now, int64(sat.AddDur(time.Duration(now), b.ep.lastDelay)))
+		b.enterLocked(now, HalfOpen)
+		t = transition{from: Open, to: HalfOpen, word: b.word.Load() & sameMask}
+	case stateOf(w) == HalfOpen && cur&^probeMask == w&^probeMask:
+		t = b.openLocked(now, HalfOpen, "probe timed out")
+	}
+	b.mu.Unlock()
+	b.notify(t)
+}
+
+// enterLocked starts a new generation in state s, with an empty window and
+// streak and, entering HalfOpen, new probes.
+func (b *Breaker) enterLocked(now int64, s State) {
+	b.win.ResetLocked(now)
+	if b.ring != nil {
+		b.ring.reset()
+	}
+	b.consec.Store(0)
+	if s == HalfOpen {
+		b.epLocked().probes.reset(b.s.HalfOpenProbes)
+	}
+	b.word.Store(next(b.word.Load(), s))
+	b.armLocked()
+	if f := b.fleet; f != nil {
+		f.sent = b.lifeLocked()
+	}
+}
+
+// ForceOpen refuses every call, with an *OpenError of State ForcedOpen,
+// until an operator's next action: shedding a dependency in an incident.
+func (b *Breaker) ForceOpen() { b.set(ForcedOpen) }
+
+// Disable lets every call through and counts nothing, until an
+// operator's next action (Resilience4j's DISABLED).
+func (b *Breaker) Disable() { b.set(Disabled) }
+
+// MetricsOnly lets every call through and counts outcomes, but never
+// opens, until an operator's next action (Resilience4j's METRICS_ONLY).
+func (b *Breaker) MetricsOnly() { b.set(MetricsOnly) }
+
+// Reset closes the breaker and forgets its window, streak and openings.
+func (b *Breaker) Reset() { b.set(Closed) }
+
+func (b *Breaker) set(s State) {
+	now := b.now()
+	b.mu.Lock()
+	from := stateOf(b.word.Load())
+	b.forgetLocked(now, s)
+	w := b.word.Load() & sameMask
+	b.mu.Unlock()
+	b.notify(transition{from: from, to: s, why: "operator", word: w})
+}
+
+// forgetLocked moves the breaker to state s and forgets its openings, as
+// an operator's action does (here or on another instance of a fleet).
+func (b *Breaker) forgetLocked(now int64, s State) {
+	if b.ep != nil {
+		b.ep.openings = 0
+	}
+	if s == ForcedOpen {
+		b.refuseLocked(ForcedOpen, now, 0)
+	}
+	b.enterLocked(now, s)
+}
+
+// notify logs and reports t, outside the lock, and publishes it to the store.
+func (b *Breaker) notify(t transition) {
+	if t.from == t.to {
+		return
+	}
+	if l := b.s.Logger; l != nil {
+		level, msg := slog.LevelInfo, "circuit breaker "+t.to.String()
+		attrs := []slog.Attr{slog.String("breaker", b.name), slog.String("from", t.from.String())}
+		switch t.to {
+		case Open:
+			attrs = append(attrs, slog.String("reason", t.why), slog.Duration("for", t.wait), slog.Int("opening", t.opening))
+			fallthrough
+		case ForcedOpen:
+			level = slog.LevelWarn
+		}
+		l.LogAttrs(context.Background(), level, msg, attrs...)
+	}
+	if h := b.s.OnStateChange; h != nil {
+		h(b.name, t.from, t.to)
+	}
+	if b.fleet != nil && !t.remote && b.fleet.link != nil {
+		b.publish(t)
+	}
+}

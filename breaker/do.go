@@ -7,42 +7,29 @@ import (
 	"github.com/recur-go/recur/verdict"
 )
 
-var (
-	errNilBreaker = errors.New("breaker: Do with a nil Breaker")
-	errNilOp      = errors.New("breaker: Do with a nil operation")
-)
-
-// Do makes one call of op through b, in one line where Allow, a mapping
-// and Record would take ten. If ctx is already done, op is not called and
-// Do returns ctx's error, recording nothing. If b refuses, op is not
-// called and Do returns b's *OpenError, which errors.Is matches to ErrOpen. Otherwise it returns
-// what op returned, unchanged and unwrapped, after recording judge's
-// verdict on it: Success counts for the target, Transient and Failure
-// against it, Retryable and Neutral nothing (see package verdict). A nil
-// judge calls a nil error a Success and any other a Failure. An error
-// while ctx is done is recorded as Neutral whatever judge says: the caller
-// gave up, which says nothing of the target. If op or judge panics, the
-// call counts nothing: a half-open breaker's probe records Neutral, so
-// that its slot is given back, and the panic goes on.
-//
-// judge sees the result too, so that a (503 response, nil) can count as a
-// failure; a retry.Judge adapts as
+// Do makes one call of op through b and records judge's verdict on its
+// result and error (with a nil judge, Success for a nil error and Failure
+// otherwise; Neutral for an error while ctx is done, whatever judge says).
+// It returns what op returned, unchanged; b's *OpenError, without calling
+// op, if b refuses; ctx's error, recording nothing, if ctx is already done.
+// If op or judge panics the call counts nothing (a probe records Neutral,
+// giving its slot back) and the panic goes on. A retry.Judge adapts as
 //
 //	func(v T, err error) verdict.Verdict { return judge(v, err).Verdict }
 //
-// Do retries nothing: wrap it in a runner for that, or give the runner the
-// breaker (retry.Options.Breaker) to guard each attempt. Outside a probe
-// it costs what Allow and Record cost; it allocates nothing on success.
+// Do retries nothing: retry.Options.Breaker guards each attempt of a
+// runner. It costs what Allow and Record cost, allocating nothing on
+// success.
 func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
 	var v T
 	switch {
 	case b == nil:
-		return v, errNilBreaker
+		return v, errors.New("breaker: Do with a nil Breaker")
 	case op == nil:
-		return v, errNilOp
+		return v, errors.New("breaker: Do with a nil operation")
 	}
 	if err := ctx.Err(); err != nil {
-		return v, err // a done context never reaches op, nor the breaker
+		return v, err
 	}
 	p, err := b.Allow()
 	if err != nil {
@@ -51,15 +38,13 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 	if p.g.slot != 0 {
 		return probe(ctx, b, &p, judge, op)
 	}
-	// Not a probe: a panic may leave the permit unrecorded, which counts
-	// what Neutral counts, nothing, so no deferred Record is needed.
+	// A panic leaves the permit unrecorded, which counts nothing, as Neutral.
 	v, err = op(ctx)
 	b.Record(&p, verdict.Judge(ctx, judge, v, err))
 	return v, err
 }
 
-// probe is Do for a half-open breaker's probe, whose slot must be given
-// back whatever happens: a panic records Neutral.
+// probe is Do for a probe, whose slot a panic gives back by recording Neutral.
 func probe[T any](ctx context.Context, b *Breaker, p *Permit, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (v T, err error) {
 	rec := verdict.Neutral
 	defer func() { b.Record(p, rec) }()

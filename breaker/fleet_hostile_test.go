@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/breaker/breakertest"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/schedule"
@@ -19,7 +20,7 @@ import (
 // error that is not ErrStoreDown: one timed-out operation) and whose
 // notices the test can send itself.
 type rigged struct {
-	*breaker.MemStore
+	*breakertest.MemStore
 	failAdd atomic.Int32 // Adds still to fail
 	mu      sync.Mutex
 	applies []func(breaker.SharedState)
@@ -59,7 +60,7 @@ func (r *rigged) send(s breaker.SharedState) {
 func riggedBreaker(t *testing.T, c breaker.Config) (*breaker.Breaker, *rigged, *clockcap.VirtualClock) {
 	t.Helper()
 	clock := clockcap.Virtual(epoch)
-	r := &rigged{MemStore: breaker.NewMemStore(clock)}
+	r := &rigged{MemStore: breakertest.NewMemStore(clock)}
 	c.Name, c.Clock, c.Random, c.Shared, c.SharedFlush = "api", clock, randcap.Seeded(1), r, -1
 	b, err := breaker.New(c)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/breaker/breakertest"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/schedule"
@@ -18,10 +19,10 @@ import (
 // fleetOf returns n breakers named "api" sharing one MemStore on a
 // virtual clock, flushed by hand, and the log of their transitions as
 // "instance:from>to".
-func fleetOf(t *testing.T, n int, c breaker.Config) ([]*breaker.Breaker, *breaker.MemStore, *clockcap.VirtualClock, func() []string) {
+func fleetOf(t *testing.T, n int, c breaker.Config) ([]*breaker.Breaker, *breakertest.MemStore, *clockcap.VirtualClock, func() []string) {
 	t.Helper()
 	clock := clockcap.Virtual(epoch)
-	store := breaker.NewMemStore(clock)
+	store := breakertest.NewMemStore(clock)
 	var mu sync.Mutex
 	var log []string
 	bs := make([]*breaker.Breaker, n)
@@ -248,7 +249,7 @@ func TestFleetOperator(t *testing.T) {
 }
 
 func TestFleetConfigErrors(t *testing.T) {
-	store := breaker.NewMemStore(nil)
+	store := breakertest.NewMemStore(nil)
 	if _, err := breaker.New(breaker.Config{Shared: store, CountWindow: 10}); err == nil || !strings.Contains(err.Error(), "CountWindow") {
 		t.Errorf("CountWindow with a store: %v", err)
 	}
@@ -260,7 +261,7 @@ func TestFleetConfigErrors(t *testing.T) {
 // checks for leaks).
 func TestFleetRegistry(t *testing.T) {
 	clock := clockcap.Virtual(epoch)
-	store := breaker.NewMemStore(clock)
+	store := breakertest.NewMemStore(clock)
 	c := breaker.Config{Clock: clock, Random: randcap.Seeded(1), Shared: store, SharedFlush: -1, ConsecutiveFailures: 3}
 	var regs [2]*breaker.Registry
 	for i := range regs {
@@ -299,7 +300,7 @@ func TestFleetRegistry(t *testing.T) {
 // A breaker with a store keeps the closed path free of allocations, and
 // its flusher stops at Close (TestMain checks for leaks).
 func TestFleetClosedPathAllocs(t *testing.T) {
-	b, err := breaker.New(breaker.Config{Shared: breaker.NewMemStore(nil)})
+	b, err := breaker.New(breaker.Config{Shared: breakertest.NewMemStore(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func TestFleetClosedPathAllocs(t *testing.T) {
 // The background flusher sends failures: the fleet opens without Flush
 // being called by hand.
 func TestFleetBackgroundFlush(t *testing.T) {
-	store := breaker.NewMemStore(nil)
+	store := breakertest.NewMemStore(nil)
 	opened := make(chan struct{}, 2)
 	var bs []*breaker.Breaker
 	for range 2 {

@@ -9,33 +9,27 @@ import (
 	"github.com/recur-go/recur/internal/keyed"
 )
 
-// DefaultMaxTargets is the cap on a Registry's distinct targets when
-// NewRegistry is given 0.
+// DefaultMaxTargets is NewRegistry's cap when it is given 0.
 const DefaultMaxTargets = 256
 
-// Overflow is the name of the breaker a full Registry shares among all the
-// targets past its cap. The name is reserved: Get(Overflow) returns that
-// breaker, so that All never names two breakers alike.
+// Overflow names the breaker a full Registry shares among the targets past
+// its cap; Get(Overflow) returns it, so All never names two breakers alike.
 const Overflow = "(other)"
 
-// Registry keeps one breaker per target, such as "https://api.example.com:443",
-// all made from one Config with Name set to the target. It is safe for
+// Registry keeps one breaker per target, such as
+// "https://api.example.com:443", made from one Config with Name set to the
+// target (and, with Config.Shared, shared under that name). It is safe for
 // concurrent use; Get of a known target takes no lock and allocates
-// nothing, and adding targets costs amortised constant time and memory
-// each (10,000 new targets take a few milliseconds).
-//
-// A Registry holds at most its cap of distinct targets, so a label
-// explosion (a URL path or a request ID passed where a host was meant)
-// cannot eat memory. Past the cap, every new target shares one overflow
-// breaker named Overflow: those targets are still protected, together, as
-// if they were one dependency, and one warning is logged when it is first
-// used. A sound key set never gets there; see Spills.
+// nothing, and a new target costs amortised constant time and memory.
+// Past its cap, a guard against a URL path or a request ID passed where a
+// host was meant, new targets share the Overflow breaker, protected
+// together, with one warning logged when it is first used.
 type Registry struct {
 	m *keyed.Map[*Breaker]
 }
 
-// NewRegistry returns a registry that makes breakers from c, holding at
-// most max targets (0 means DefaultMaxTargets). c is checked once, here.
+// NewRegistry returns a registry of breakers made from c, which it checks
+// once, for at most max targets (0 means DefaultMaxTargets).
 func NewRegistry(c Config, max int) (*Registry, error) {
 	switch {
 	case max == 0:
@@ -54,16 +48,9 @@ func NewRegistry(c Config, max int) (*Registry, error) {
 				slog.Int("max", max), slog.String("breaker", Overflow))
 		}
 		b := build(&s, target, false)
-		if s.Shared != nil {
-			if err := b.join(); err != nil {
-				// The store refused the name: this target's breaker
-				// judges alone, and says so once.
-				b.fleet = nil
-				if s.Logger != nil {
-					s.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker not shared: the store refused it",
-						slog.String("breaker", target), slog.Any("err", err))
-				}
-			}
+		if err := b.join(); err != nil && s.Logger != nil { // the store refused the name: b judges alone
+			s.Logger.LogAttrs(context.Background(), slog.LevelWarn, "circuit breaker not shared: the store refused it",
+				slog.String("breaker", target), slog.Any("err", err))
 		}
 		return b
 	}
@@ -71,11 +58,9 @@ func NewRegistry(c Config, max int) (*Registry, error) {
 	return r, nil
 }
 
-// Close closes every breaker of the registry (see Breaker.Close): with
-// Config.Shared, each target's breaker runs a flusher that Close stops.
-// The breakers keep working on their own counts; a target first seen
-// after Close gets a breaker that is shared again, so close a registry
-// only when its calls are over. Close returns the first error.
+// Close closes every breaker of the registry (see Breaker.Close) and
+// returns the first error. A target first seen after Close gets a shared
+// breaker again, so close a registry when its calls are over.
 func (r *Registry) Close() error {
 	var first error
 	for _, b := range r.m.All() {
@@ -96,7 +81,6 @@ func (r *Registry) All() iter.Seq2[string, *Breaker] { return r.m.All() }
 // Len returns the number of targets with a breaker of their own.
 func (r *Registry) Len() int { return r.m.Len() }
 
-// Spills returns how many Get calls were answered with the overflow
-// breaker; above zero, the registry's cap is too small or its keys are
-// not targets.
+// Spills returns how many Get calls got the Overflow breaker; above zero,
+// the cap is too small or the keys are not targets.
 func (r *Registry) Spills() uint64 { return r.m.Spills() }

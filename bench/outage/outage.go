@@ -68,7 +68,7 @@ type Config struct {
 	Policy  schedule.Schedule // the clients' retry policy; default DefaultPolicy
 	Budget  Budget            // each client's retry budget; default none
 	Breaker bool              // whether each client has a breaker (breaker.Config{}: its defaults)
-	Shared  bool              // with Breaker: the clients' breakers share one store (breaker.MemStore), as a fleet's share Redis
+	Shared  bool              // with Breaker: the clients' breakers share one store (breakertest.MemStore), as a fleet's share Redis
 	Flush   time.Duration     // with Shared: how often each breaker flushes its counts to the store; default breaker.DefaultSharedFlush
 	Bucket  time.Duration     // the resolution of Recovery and Peak; default 100ms
 }

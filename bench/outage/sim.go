@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/breaker/breakertest"
 	"github.com/recur-go/recur/budget"
 	"github.com/recur-go/recur/randcap"
 	"github.com/recur-go/recur/retry"
@@ -31,9 +32,9 @@ func Simulate(c Config) (Result, error) {
 	s.budgets = make([]budget.Budget, c.Clients)
 	s.breakers = make([]*breaker.Breaker, c.Clients)
 	clock := simClock{s}
-	var store *breaker.MemStore
+	var store *breakertest.MemStore
 	if c.Breaker && c.Shared {
-		store = breaker.NewMemStore(clock)
+		store = breakertest.NewMemStore(clock)
 	}
 	s.opened = make([]bool, c.Clients)
 	for i := range c.Clients {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/breaker/breakertest"
 	"github.com/recur-go/recur/redisretry/redisbreaker"
 	"github.com/redis/go-redis/v9"
 )
@@ -25,7 +26,7 @@ func TestConfigErrors(t *testing.T) {
 		{"no context timeouts", redisbreaker.Config{Client: plain}, "ContextTimeoutEnabled"},
 		{"negative timeout", redisbreaker.Config{Client: good, Timeout: -1}, "Timeout"},
 		{"negative TTL", redisbreaker.Config{Client: good, TTL: -1}, "TTL"},
-		{"shared guard", redisbreaker.Config{Client: good, Guard: breaker.Config{Shared: breaker.NewMemStore(nil)}}, "Guard.Shared"},
+		{"shared guard", redisbreaker.Config{Client: good, Guard: breaker.Config{Shared: breakertest.NewMemStore(nil)}}, "Guard.Shared"},
 		{"bad guard", redisbreaker.Config{Client: good, Guard: breaker.Config{MinCalls: -1}}, "MinCalls"},
 	} {
 		_, err := redisbreaker.New(tc.c)

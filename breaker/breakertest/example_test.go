@@ -1,21 +1,21 @@
-package breaker_test
+package breakertest_test
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/recur-go/recur/breaker"
+	"github.com/recur-go/recur/breaker/breakertest"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/verdict"
 )
 
 // Three instances of a service share their breaker on the inventory
-// service through a store (here in memory; redisbreaker keeps it in
-// Redis): five failures in a row across the fleet open all three, and
+// service through a MemStore, as a fleet's would through Redis: five failures in a row across the fleet open all three, and
 // only one probe goes out when they half-open.
 func ExampleMemStore() {
 	clock := clockcap.Virtual(time.Now())
-	store := breaker.NewMemStore(clock)
+	store := breakertest.NewMemStore(clock)
 	var fleet []*breaker.Breaker
 	for i := range 3 {
 		b, err := breaker.New(breaker.Config{

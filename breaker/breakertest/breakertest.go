@@ -1,20 +1,38 @@
-package breaker
+// Package breakertest helps test code that shares circuit breakers through
+// a breaker.Store: MemStore is a store kept in memory, so that the breakers
+// of one process joined to it under one name behave as the instances of a
+// fleet sharing a store such as Redis (package redisbreaker), with every
+// message delivered at once.
+//
+//	store := breakertest.NewMemStore(clock)
+//	b, err := breaker.New(breaker.Config{Name: "api", Clock: clock, Shared: store, SharedFlush: -1})
+//	// several such breakers are a fleet; b.Flush() exchanges counts by hand.
+//
+// Give it the breakers' virtual clock: it times the shared window and the
+// open and probe deadlines on it. SetDown makes it unreachable, to test
+// what a fleet does in an outage of its store. bench/outage simulates a
+// fleet of 1,000 instances with one.
+package breakertest
 
 import (
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/recur-go/recur/breaker"
 	"github.com/recur-go/recur/clockcap"
 	"github.com/recur-go/recur/internal/window"
 )
 
-// MemStore is a Store kept in memory: breakers of one process joined to
-// it under one name behave as the instances of a fleet that share a store
-// such as Redis, with messages delivered at once. It is for tests and
-// simulations (bench/outage simulates a fleet of 1,000 instances with
-// one). Its clock times the shared window and the open and probe
-// deadlines; SetDown makes it unreachable. It is safe for concurrent use.
+// The shared window's counters.
+const (
+	cCalls = iota
+	cFailures
+	cSlow
+)
+
+// MemStore is a breaker.Store kept in memory. It is safe for concurrent
+// use.
 type MemStore struct {
 	clock clockcap.Clock
 	epoch time.Time // times in the names' windows are ns since it
@@ -34,19 +52,19 @@ func NewMemStore(clock clockcap.Clock) *MemStore {
 }
 
 // SetDown makes every operation of the store's links fail with
-// ErrStoreDown while down is true, as an unreachable store would; its
-// state is kept.
+// breaker.ErrStoreDown while down is true, as an unreachable store would;
+// its state is kept.
 func (m *MemStore) SetDown(down bool) { m.down.Store(down) }
 
 // memName is the shared state of one name.
 type memName struct {
-	state    SharedState // Remaining unused: deadline holds it
+	state    breaker.SharedState // Remaining unused: deadline holds it
 	deadline time.Time
 	win      window.Window // the shared window, exact, on the store's clock
 	streak   int
 	claimed  int
-	probes   Counts
-	links    map[*memLink]func(SharedState)
+	probes   breaker.Counts
+	links    map[*memLink]func(breaker.SharedState)
 }
 
 type memLink struct {
@@ -54,13 +72,13 @@ type memLink struct {
 	name string
 }
 
-// Join implements Store.
-func (m *MemStore) Join(name string, length time.Duration, apply func(SharedState)) (Link, error) {
+// Join implements breaker.Store.
+func (m *MemStore) Join(name string, length time.Duration, apply func(breaker.SharedState)) (breaker.Link, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := m.names[name]
 	if n == nil {
-		n = &memName{links: map[*memLink]func(SharedState){}}
+		n = &memName{links: map[*memLink]func(breaker.SharedState){}}
 		n.win.Init(max(int64(length)/window.Buckets, 1), 1, true)
 		m.names[name] = n
 	}
@@ -70,17 +88,17 @@ func (m *MemStore) Join(name string, length time.Duration, apply func(SharedStat
 }
 
 // stateLocked returns n's state with Remaining as of now.
-func (n *memName) stateLocked(now time.Time) SharedState {
+func (n *memName) stateLocked(now time.Time) breaker.SharedState {
 	s := n.state
-	if s.State == Open || s.State == HalfOpen {
+	if s.State == breaker.Open || s.State == breaker.HalfOpen {
 		s.Remaining = max(n.deadline.Sub(now), 0)
 	}
 	return s
 }
 
-func (l *memLink) Publish(gen uint64, next SharedState) (SharedState, bool, error) {
+func (l *memLink) Publish(gen uint64, next breaker.SharedState) (breaker.SharedState, bool, error) {
 	if l.m.down.Load() {
-		return SharedState{}, false, ErrStoreDown
+		return breaker.SharedState{}, false, breaker.ErrStoreDown
 	}
 	now := l.m.clock.Now()
 	l.m.mu.Lock()
@@ -94,9 +112,9 @@ func (l *memLink) Publish(gen uint64, next SharedState) (SharedState, bool, erro
 	n.state = next
 	n.deadline = now.Add(next.Remaining)
 	n.win.ResetLocked(l.m.since(now))
-	n.streak, n.claimed, n.probes = 0, 0, Counts{}
+	n.streak, n.claimed, n.probes = 0, 0, breaker.Counts{}
 	s := n.stateLocked(now)
-	applies := make([]func(SharedState), 0, len(n.links))
+	applies := make([]func(breaker.SharedState), 0, len(n.links))
 	for o, apply := range n.links {
 		if o != l {
 			applies = append(applies, apply)
@@ -111,12 +129,12 @@ func (l *memLink) Publish(gen uint64, next SharedState) (SharedState, bool, erro
 
 func (l *memLink) Claim(gen uint64, k int) (bool, error) {
 	if l.m.down.Load() {
-		return false, ErrStoreDown
+		return false, breaker.ErrStoreDown
 	}
 	l.m.mu.Lock()
 	defer l.m.mu.Unlock()
 	n := l.m.names[l.name]
-	if n.state.Gen != gen || n.state.State != HalfOpen || n.claimed >= k {
+	if n.state.Gen != gen || n.state.State != breaker.HalfOpen || n.claimed >= k {
 		return false, nil
 	}
 	n.claimed++
@@ -125,7 +143,7 @@ func (l *memLink) Claim(gen uint64, k int) (bool, error) {
 
 func (l *memLink) Release(gen uint64) error {
 	if l.m.down.Load() {
-		return ErrStoreDown
+		return breaker.ErrStoreDown
 	}
 	l.m.mu.Lock()
 	defer l.m.mu.Unlock()
@@ -135,9 +153,9 @@ func (l *memLink) Release(gen uint64) error {
 	return nil
 }
 
-func (l *memLink) Add(gen uint64, b Batch) (SharedState, Counts, error) {
+func (l *memLink) Add(gen uint64, b breaker.Batch) (breaker.SharedState, breaker.Counts, error) {
 	if l.m.down.Load() {
-		return SharedState{}, Counts{}, ErrStoreDown
+		return breaker.SharedState{}, breaker.Counts{}, breaker.ErrStoreDown
 	}
 	now := l.m.clock.Now()
 	l.m.mu.Lock()
@@ -145,17 +163,17 @@ func (l *memLink) Add(gen uint64, b Batch) (SharedState, Counts, error) {
 	n := l.m.names[l.name]
 	s := n.stateLocked(now)
 	if n.state.Gen != gen {
-		return s, Counts{}, nil
+		return s, breaker.Counts{}, nil
 	}
 	switch n.state.State {
-	case HalfOpen:
+	case breaker.HalfOpen:
 		n.probes.Calls += b.Calls
 		n.probes.Failures += b.Failures
 		n.probes.Slow += b.Slow
 		return s, n.probes, nil
-	case Closed, MetricsOnly:
+	case breaker.Closed, breaker.MetricsOnly:
 	default:
-		return s, Counts{}, nil
+		return s, breaker.Counts{}, nil
 	}
 	n.win.FlushLocked(l.m.since(now))
 	n.win.AddLocked(cCalls, int64(b.Calls))
@@ -168,7 +186,7 @@ func (l *memLink) Add(gen uint64, b Batch) (SharedState, Counts, error) {
 	default:
 		n.streak = b.Streak
 	}
-	c := Counts{Calls: int(n.win.Flushed(cCalls)), Failures: int(n.win.Flushed(cFailures)), Slow: int(n.win.Flushed(cSlow))}
+	c := breaker.Counts{Calls: int(n.win.Flushed(cCalls)), Failures: int(n.win.Flushed(cFailures)), Slow: int(n.win.Flushed(cSlow))}
 	c.ConsecutiveFailures = n.streak
 	return s, c, nil
 }

@@ -1,9 +1,13 @@
 package parse_test
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 
+	"github.com/recur-go/recur/grpcconfig"
 	"github.com/recur-go/recur/parse"
+	"github.com/recur-go/recur/schedule"
 )
 
 // benchPolicies are two classic policies in bare-millisecond spelling and
@@ -94,4 +98,74 @@ func BenchmarkParseInfix(b *testing.B) {
 			}
 		}
 	})
+}
+
+// grpcPolicies are policies that a gRPC service config's retryPolicy also
+// says, each with its JSON form: the infix form Format prints and the
+// canonical one. grpc-go reads a retryPolicy with encoding/json into a
+// struct (package grpcconfig's RetryPolicy has that shape); BenchmarkVsJSON
+// times that decoding beside Parse of the same policy.
+var grpcPolicies = []struct{ name, src, json string }{
+	{
+		"fulljitter-infix",
+		"fulljitter(100ms, 30s) & times(5)",
+		`{"maxAttempts": 5, "initialBackoff": "0.1s", "maxBackoff": "30s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}`,
+	},
+	{
+		"fulljitter-canonical",
+		"Intersect(Jittered(Exponential(100ms, 200%, 30s), 0%, 100%), Times(5))",
+		`{"maxAttempts": 5, "initialBackoff": "0.1s", "maxBackoff": "30s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}`,
+	},
+}
+
+// nodes counts the nodes of a schedule.
+func nodes(s schedule.Schedule) int {
+	if s == nil {
+		return 0
+	}
+	a, b := schedule.Children(s)
+	return 1 + nodes(a) + nodes(b)
+}
+
+// BenchmarkVsJSON decodes a gRPC retryPolicy (sub-benchmark json) and
+// parses the same policy (parse), in one binary. Both report allocs/node,
+// the allocations divided by the schedule's node count.
+func BenchmarkVsJSON(b *testing.B) {
+	for _, p := range grpcPolicies {
+		var rp grpcconfig.RetryPolicy
+		if err := json.Unmarshal([]byte(p.json), &rp); err != nil {
+			b.Fatal(err)
+		}
+		want, err := rp.Schedule(grpcconfig.FullJitter)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got, err := parse.Parse(p.src); err != nil || !reflect.DeepEqual(got, want) {
+			b.Fatalf("Parse(%q) = %v, %v; the JSON says %v", p.src, got, err, want)
+		}
+		n := float64(nodes(want))
+		data := []byte(p.json)
+		b.Run(p.name+"/json", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var rp grpcconfig.RetryPolicy
+				if err := json.Unmarshal(data, &rp); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(testing.AllocsPerRun(100, func() {
+				var rp grpcconfig.RetryPolicy
+				_ = json.Unmarshal(data, &rp)
+			}))/n, "allocs/node")
+		})
+		b.Run(p.name+"/parse", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parse.Parse(p.src); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(testing.AllocsPerRun(100, func() { _, _ = parse.Parse(p.src) })/n, "allocs/node")
+		})
+	}
 }

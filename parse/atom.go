@@ -220,7 +220,7 @@ func (r *reader) atom(a *astAtom) error {
 			r.lex.Next()
 			return nil
 		}
-		var buf [3]astArg // no name takes more; more spill to the heap
+		var buf [maxParams]astArg // more spill to the heap: an arity error
 		args := buf[:0]
 		for {
 			args = append(args, astArg{})

@@ -99,6 +99,9 @@ var builtins = [...]builtin{
 }
 
 func mk(name string, params ...param) builtin {
+	if len(params) > maxParams {
+		panic("parse: " + name + " takes more than maxParams parameters")
+	}
 	names := make([]string, len(params))
 	for i, p := range params {
 		names[i] = p.name
@@ -122,7 +125,7 @@ func (b *builtin) required() int {
 // case-insensitively, or -1.
 func lookup(name string) int {
 	for i := range builtins {
-		if strings.EqualFold(builtins[i].name, name) {
+		if len(builtins[i].name) == len(name) && strings.EqualFold(builtins[i].name, name) {
 			return i
 		}
 	}

@@ -20,7 +20,7 @@ const maxParams = 3
 func (b *builder) bind(c *astAtom, def *builtin) ([maxParams]*astArg, error) {
 	var out [maxParams]*astArg
 	if len(c.Args) < def.required() || len(c.Args) > len(def.params) {
-		msg := def.name + " takes " + def.sig
+		msg := def.name + " takes " + def.sig()
 		if len(def.params) == 0 {
 			msg = def.name + " takes no arguments"
 		}
@@ -58,7 +58,7 @@ func (b *builder) bind(c *astAtom, def *builtin) ([maxParams]*astArg, error) {
 	}
 	for j, p := range def.params {
 		if out[j] == nil && !p.optional {
-			return out, newError(b.src, c.Name.Pos.Offset, c.Name.Value, def.name+" takes "+def.sig+"; "+p.name+" is missing", "")
+			return out, newError(b.src, c.Name.Pos.Offset, c.Name.Value, def.name+" takes "+def.sig()+"; "+p.name+" is missing", "")
 		}
 	}
 	return out, nil

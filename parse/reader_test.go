@@ -36,3 +36,13 @@ func TestReaderSlabs(t *testing.T) {
 		checkSlabs(t, strings.Join(genPolicy(t, 3), " "))
 	})
 }
+
+// TestBuiltinsParams: no name takes more than maxParams parameters, which
+// the builder's and the reader's arrays hold.
+func TestBuiltinsParams(t *testing.T) {
+	for _, b := range builtins {
+		if len(b.params) > maxParams {
+			t.Errorf("%s takes %d parameters; maxParams is %d", b.name, len(b.params), maxParams)
+		}
+	}
+}

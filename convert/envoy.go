@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/recur-go/recur/internal/protodur"
@@ -21,14 +22,16 @@ const (
 
 // envoyFields maps each RetryPolicy field, under its proto name and its
 // JSON (lowerCamelCase) name, to the proto name.
-var envoyFields = fieldNames(
-	"retry_on", "num_retries", "per_try_timeout", "per_try_idle_timeout", "retry_priority",
-	"retry_host_predicate", "retry_options_predicates", "host_selection_retry_max_attempts",
-	"retriable_status_codes", "retry_back_off", "rate_limited_retry_back_off", "retriable_headers",
-	"retriable_request_headers", "refresh_cluster_on_retry",
-	// retry_back_off's own, and the field of a route that holds the policy
-	"base_interval", "max_interval", "retry_policy",
-)
+var envoyFields = sync.OnceValue(func() map[string]string {
+	return fieldNames(
+		"retry_on", "num_retries", "per_try_timeout", "per_try_idle_timeout", "retry_priority",
+		"retry_host_predicate", "retry_options_predicates", "host_selection_retry_max_attempts",
+		"retriable_status_codes", "retry_back_off", "rate_limited_retry_back_off", "retriable_headers",
+		"retriable_request_headers", "refresh_cluster_on_retry",
+		// retry_back_off's own, and the field of a route that holds the policy
+		"base_interval", "max_interval", "retry_policy",
+	)
+})
 
 // fieldNames maps proto field names and their lowerCamelCase JSON names
 // to the proto names.
@@ -102,7 +105,7 @@ func envoyCeilings(base, maxMS uint64) func(k int) time.Duration {
 // the other fields that are not about when to retry are Retained.
 func FromEnvoy(data []byte) (Result, error) {
 	d := doc{format: Envoy, norm: func(s string) string {
-		if n, ok := envoyFields[s]; ok {
+		if n, ok := envoyFields()[s]; ok {
 			return n
 		}
 		return s

@@ -3,6 +3,7 @@ package lint
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/recur-go/recur/parse"
 	"github.com/recur-go/recur/schedule"
@@ -28,13 +29,15 @@ func Format(s schedule.Schedule) string {
 
 // goDuration matches a duration as Go prints it when it has hours or
 // minutes (1m0s, 1h0m0s, 2m30.5s), with its parts as groups.
-var goDuration = regexp.MustCompile(`\b(?:([0-9]+)h)?(?:([0-9]+)m)([0-9]+(?:\.[0-9]+)?)s\b`)
+var goDuration = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:([0-9]+)h)?(?:([0-9]+)m)([0-9]+(?:\.[0-9]+)?)s\b`)
+})
 
 // shortDurations drops the zero parts of every duration in text that has
 // hours or minutes: 1m0s is 1m, 1h0m30s is 1h30s, 1h0m0s is 1h.
 func shortDurations(text string) string {
-	return goDuration.ReplaceAllStringFunc(text, func(d string) string {
-		m := goDuration.FindStringSubmatch(d)
+	return goDuration().ReplaceAllStringFunc(text, func(d string) string {
+		m := goDuration().FindStringSubmatch(d)
 		var b strings.Builder
 		for i, unit := range []string{"h", "m", "s"} {
 			if v := m[i+1]; v != "" && v != "0" {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/recur-go/recur/lint"
 )
@@ -267,9 +268,9 @@ func sniffConfig(text string) string {
 			return "JSON"
 		case strings.HasPrefix(line, "["):
 			return "TOML"
-		case yamlKey.MatchString(line):
+		case yamlKey().MatchString(line):
 			return "YAML"
-		case tomlKey.MatchString(line):
+		case tomlKey().MatchString(line):
 			return "TOML"
 		}
 		return ""
@@ -279,8 +280,8 @@ func sniffConfig(text string) string {
 
 // yamlKey and tomlKey match the start of a line "key: …" and "key = …".
 var (
-	yamlKey = regexp.MustCompile(`^[A-Za-z_][\w.-]*:(\s|$)`)
-	tomlKey = regexp.MustCompile(`^[A-Za-z_][\w.-]*\s*=`)
+	yamlKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][\w.-]*:(\s|$)`) })
+	tomlKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][\w.-]*\s*=`) })
 )
 
 // checkResult is check's JSON output for one policy.

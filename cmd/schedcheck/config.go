@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/recur-go/recur/cmd/schedcheck/internal/yamlguard"
@@ -84,7 +85,9 @@ func configPolicies(name string, data []byte, key string) (configResult, error) 
 
 // quoted matches what a decoder's error quotes from the file: text in
 // quotes or backquotes, and the name of an alias or anchor.
-var quoted = regexp.MustCompile("'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|[*&][^\\s,\\[\\]{}]+")
+var quoted = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|[*&][^\\s,\\[\\]{}]+")
+})
 
 // maxErrorLen is the most bytes of a decoder's message check prints.
 const maxErrorLen = 200
@@ -96,7 +99,7 @@ const maxErrorLen = 200
 // punctuation mark, which is what the decoder expected), and a message
 // longer than maxErrorLen is cut.
 func redact(msg string) string {
-	msg = quoted.ReplaceAllStringFunc(msg, func(q string) string {
+	msg = quoted().ReplaceAllStringFunc(msg, func(q string) string {
 		if len(q) == 3 && q[0] != '*' && q[0] != '&' && strings.ContainsRune(",:[]{}-?#", rune(q[1])) {
 			return q // the decoder's own punctuation: "expected ',' or ']'"
 		}

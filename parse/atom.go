@@ -59,10 +59,11 @@ type reader struct {
 }
 
 // newReader sizes the slabs from the tokens ahead of lex, which it leaves
-// where it was. The counts are exact for a policy that parses; when one is
-// short, carve makes another slab.
+// where it was. The counts are exact for a policy that parses and gives
+// no call more than maxParams arguments; when one is short, carve makes
+// another slab.
 func newReader(lex *lexer.PeekingLexer) reader {
-	var atoms, groups, ops, args, nums int
+	var atoms, groups, calls, ops, args, nums int
 	prev := cOther
 	cp := lex.MakeCheckpoint()
 	for t := lex.Next(); !t.EOF(); t = lex.Next() {
@@ -77,6 +78,7 @@ func newReader(lex *lexer.PeekingLexer) reader {
 			atoms++
 			c = cCallName
 		case c == cOpen && prev == cCallName:
+			calls++
 			args++ // taken back at a ")" right after
 			c = cCallOpen
 		case c == cOpen:
@@ -92,6 +94,9 @@ func newReader(lex *lexer.PeekingLexer) reader {
 		prev = c
 	}
 	lex.LoadCheckpoint(cp)
+	// A call with more arguments than any name takes is an arity error:
+	// its arguments stay in the slice they were gathered in.
+	args = min(args, maxParams*calls)
 	return reader{
 		lex:      lex,
 		atoms:    make([]astAtom, 0, atoms),
@@ -234,6 +239,10 @@ func (r *reader) atom(a *astAtom) error {
 			if !isPunct(t, ",") {
 				return unexpected(t)
 			}
+		}
+		if len(args) > len(buf) {
+			a.Args = args // on the heap already
+			return nil
 		}
 		a.Args = carve(&r.args, len(args))
 		copy(a.Args, args)

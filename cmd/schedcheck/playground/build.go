@@ -3,11 +3,11 @@ package playground
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -231,8 +231,12 @@ func (b *Builder) Dir(src Source) (string, error) {
 			return "", err
 		}
 	}
-	sum := sha256.Sum256([]byte(src.Dir))
-	return filepath.Join(cache, hex.EncodeToString(sum[:8])), nil
+	// FNV, not a cryptographic hash: the name only tells sources apart, and
+	// crypto/sha256 would link 27 packages of crypto into schedcheck,
+	// whose initialization every command paid for.
+	h := fnv.New64a()
+	h.Write([]byte(src.Dir))
+	return filepath.Join(cache, hex.EncodeToString(h.Sum(nil))), nil
 }
 
 // Build compiles src's ./playground/wasm for GOOS=js GOARCH=wasm with

@@ -3,8 +3,9 @@
 // Command startup measures what schedcheck costs to start: the CPU time
 // (user + system, from wait4's rusage) of each of its commands, run with
 // small arguments, beside a Go hello world built by the same toolchain.
-// It runs every command of every binary once per round, interleaved, so
-// that all of them share the machine's load, and prints as markdown the
+// It runs every command of every binary once per round, interleaved (the
+// binaries one after the other for each command), so that all of them
+// share the machine's load, and prints as markdown the
 // mean CPU time per run, its ratio to the hello world's and the minor
 // page faults per run (the kernel's share of a short process's time is
 // mostly those, and the dynamic loader's when the binary links libc).
@@ -82,11 +83,14 @@ func main() {
 	for i := range use {
 		use[i] = make([]usage, len(commands))
 	}
-	for range *n {
+	for round := range *n {
 		hello.add(run(helloBin, nil, ""))
-		for i, bin := range bins {
-			for j, c := range commands {
-				use[i][j].add(run(bin, c.args, c.stdin))
+		// Each round starts at another command: the first run after
+		// another binary finds colder caches.
+		for k := range commands {
+			j := (round + k) % len(commands)
+			for i, bin := range bins {
+				use[i][j].add(run(bin, commands[j].args, commands[j].stdin))
 			}
 		}
 	}

@@ -11,11 +11,16 @@ import (
 	"github.com/recur-go/recur/internal/suggest"
 )
 
+// maxParams is the most parameters a name takes.
+const maxParams = 3
+
 // bind matches the arguments of call c to the parameters of def, by
-// position and then by name, and returns them in parameter order.
-func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
+// position and then by name, and returns them in parameter order, nil for
+// a parameter left out and past the last one.
+func (b *builder) bind(c *astAtom, def *builtin) ([maxParams]*astArg, error) {
+	var out [maxParams]*astArg
 	if len(c.Args) < def.required() || len(c.Args) > len(def.params) {
-		msg := def.name + " takes " + def.sig
+		msg := def.name + " takes " + def.sig()
 		if len(def.params) == 0 {
 			msg = def.name + " takes no arguments"
 		}
@@ -23,19 +28,15 @@ func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
 		if len(c.Args) != 1 {
 			msg += "s"
 		}
-		return nil, newError(b.src, c.Name.Pos.Offset, c.Name.Value, msg, "")
-	}
-	if len(c.Args) == 0 {
-		return nil, nil
+		return out, newError(b.src, c.Name.Pos.Offset, c.Name.Value, msg, "")
 	}
 	var named bool
-	out := make([]*astArg, len(def.params))
 	for i := range c.Args {
 		a := &c.Args[i]
 		if a.Field.Type == 0 {
 			if named {
 				off := a.valueOffset()
-				return nil, newError(b.src, off, tokenAt(b.src, off), def.name+": positional argument after a named one", "")
+				return out, newError(b.src, off, tokenAt(b.src, off), def.name+": positional argument after a named one", "")
 			}
 			out[i] = a
 			continue
@@ -48,16 +49,16 @@ func (b *builder) bind(c *astAtom, def *builtin) ([]*astArg, error) {
 			if s := suggest.Closest(field, def.paramNames()); s != "" {
 				msg += "; did you mean " + strconv.Quote(s) + "?"
 			}
-			return nil, newError(b.src, a.Field.Pos.Offset, field, msg, "")
+			return out, newError(b.src, a.Field.Pos.Offset, field, msg, "")
 		}
 		if out[j] != nil {
-			return nil, newError(b.src, a.Field.Pos.Offset, field, def.name+": "+def.params[j].name+" is given twice", "")
+			return out, newError(b.src, a.Field.Pos.Offset, field, def.name+": "+def.params[j].name+" is given twice", "")
 		}
 		out[j] = a
 	}
 	for j, p := range def.params {
 		if out[j] == nil && !p.optional {
-			return nil, newError(b.src, c.Name.Pos.Offset, c.Name.Value, def.name+" takes "+def.sig+"; "+p.name+" is missing", "")
+			return out, newError(b.src, c.Name.Pos.Offset, c.Name.Value, def.name+" takes "+def.sig()+"; "+p.name+" is missing", "")
 		}
 	}
 	return out, nil

@@ -214,7 +214,7 @@ func (b *builder) call(c *astAtom) (built, error) {
 	var offs [3]int
 	for i := range offs {
 		offs[i] = -1
-		if i < len(args) && args[i] != nil {
+		if args[i] != nil {
 			offs[i] = args[i].valueOffset()
 		}
 	}

@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"sync"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -16,46 +18,52 @@ import (
 //	call    = name [ "(" [ arg { "," arg } ] ")" ]
 //	arg     = [ field ("=" | ":") ] ( policy | duration | percent | integer )
 //
-// It is read in the equivalent flat form below: a policy is a chain of
-// atoms joined by operators, and the builder applies the four levels of
-// precedence (+ over & over | over then) and the nesting (+, & and | to
-// the left, then to the right). The language is the same, with fewer productions.
+// It is read in an equivalent flat form,
 //
-// participle reads the chains, { op atom } [ "upto" duration ], from the
-// grammar in the struct tags below. The atom, a call with its arguments or
-// a policy in parentheses, is read by its own Parse method (atom.go),
-// which participle calls through its Parseable interface. participle
-// interprets the grammar by reflection and allocates for every group and
-// alternative it tries, most of them in the atoms and their arguments:
-// reading those by hand makes Parse four to ten times faster. A policy
-// inside parentheses is read the same way: its first atom by hand and the
-// chain after it, when there is one, by participle.
+//	policy  = atom { op atom } [ "upto" duration ]
+//	op      = "&" | "|" | "+" | "then" | ">>"
+//	atom    = call | "(" policy ")"
+//
+// into the tree below: a policy is a chain of atoms joined by operators,
+// and the builder applies the four levels of precedence (+ over & over |
+// over then) and the nesting (+, & and | to the left, then to the right).
+// The language is the same, with fewer productions.
+//
+// participle provides the lexer interface that the hand-written lexer
+// (lexer.go) implements, the token stream and the parser's entry point.
+// The grammar itself is read by hand, by the Parse method of the root
+// (atom.go), which participle calls through its Parseable interface:
+// participle's own reading of a grammar, from struct tags by reflection,
+// allocates for every group and alternative it tries, and took more than
+// half of Parse's time and most of its allocations. grammar_ref_test.go
+// holds the grammar in participle's tags, and checks the reader against
+// it.
 //
 // The lexer turns a name followed by "=" or ":" into a single Field token,
 // so every choice is decided by its first token.
 
 // astPolicy is policy: atom chain.
 type astPolicy struct {
-	Head *astAtom `parser:"@@"`
+	Head *astAtom
 	astChain
 }
 
 // astChain is the rest of a policy after its first atom:
 // { op atom } [ "upto" duration ].
 type astChain struct {
-	Tail   []*astOp    `parser:"@@*"`
-	UpTo   lexer.Token `parser:"( @'upto':Ident"`
-	Budget lexer.Token `parser:"  @Num )?"`
+	Tail   []*astOp
+	UpTo   lexer.Token
+	Budget lexer.Token
 }
 
 // astOp is an operator and the atom after it.
 type astOp struct {
-	Op  lexer.Token `parser:"@( '&' | '|' | '+' | 'then':Ident | '>>' )"`
-	Rhs *astAtom    `parser:"@@"`
+	Op  lexer.Token
+	Rhs *astAtom
 }
 
-// astAtom is call | "(" policy ")", read by astAtom.Parse. Args is empty
-// both for a name without parentheses and for empty parentheses.
+// astAtom is call | "(" policy ")". Args is empty both for a name without
+// parentheses and for empty parentheses.
 type astAtom struct {
 	Name  lexer.Token // the call's name
 	Args  []astArg
@@ -70,21 +78,32 @@ type astArg struct {
 	Num    lexer.Token
 }
 
-// grammar is the participle parser for a whole policy, and chain for the
-// chain after an atom inside parentheses. Both are built once; participle
-// parsers are safe for concurrent use.
-var (
-	grammar = participle.MustBuild[astPolicy](grammarOptions()...)
-	chain   = participle.MustBuild[astChain](grammarOptions()...)
-)
+// grammar reads a whole policy into its syntax tree.
+var grammar policyGrammar
 
-func grammarOptions() []participle.Option {
-	return []participle.Option{
-		participle.Lexer(lexDef{symbols: symbols}),
-		participle.CaseInsensitive("Ident"),
-		// Every choice is decided by its first token, so a branch is
-		// committed once it has consumed one: an error past it is reported
-		// where it is, not where the branch began.
-		participle.UseLookahead(0),
+type policyGrammar struct{}
+
+// rootParser is participle's parser for the root. It is built on first
+// use, not when the package is initialized: a program that imports parse
+// without parsing does not pay for it. participle parsers are safe for
+// concurrent use.
+var rootParser = sync.OnceValue(func() *participle.Parser[astRoot] {
+	return participle.MustBuild[astRoot](participle.Lexer(lexDef{symbols: symbols}))
+})
+
+// allowTrailing lets astRoot.Parse stop at an error before the end of the
+// input; it checks the end itself.
+var allowTrailing = []participle.ParseOption{participle.AllowTrailing(true)}
+
+// ParseString lexes and reads src. An error is the lexer's *Error or
+// participle's UnexpectedTokenError, which syntaxError converts.
+func (policyGrammar) ParseString(filename, src string) (*astPolicy, error) {
+	root, err := rootParser().ParseString(filename, src, allowTrailing...)
+	if err != nil {
+		return nil, err
 	}
+	if root.err != nil {
+		return nil, root.err
+	}
+	return &root.astPolicy, nil
 }

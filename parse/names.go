@@ -40,7 +40,6 @@ type param struct {
 type builtin struct {
 	name   string // canonical spelling, as printed
 	params []param
-	sig    string // "(base, factor, cap)", for arity errors
 }
 
 // Indexes into builtins, used by the builder's switch.
@@ -74,39 +73,48 @@ var (
 )
 
 // builtins lists every name of the language, in the order of the b
-// constants. It is never modified.
+// constants. It is never modified, and is data the compiler lays out: the
+// package's initialization does no work for it.
 var builtins = [...]builtin{
-	bTimes:          mk("Times", param{"n", "", kindInt, false}),
-	bSpaced:         mk("Spaced", param{"every", "", kindDur, false}),
-	bExponential:    mk("Exponential", pBase, param{"factor", "FactorPct", kindPct, false}, pCap),
-	bFibonacci:      mk("Fibonacci", pBase),
-	bJittered:       mk("Jittered", pInner, param{"low", "LowPct", kindPct, false}, param{"high", "HighPct", kindPct, false}),
-	bUnion:          mk("Union", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
-	bIntersect:      mk("Intersect", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
-	bAndThen:        mk("AndThen", param{"first", "", kindPolicy, false}, param{"then", "", kindPolicy, false}),
-	bUpTo:           mk("UpTo", pInner, param{"budget", "", kindDur, false}),
-	bForever:        mk("Forever"),
-	bCapped:         mk("Capped", pInner, param{"max", "", kindDur, false}),
-	bDecorrelated:   mk("Decorrelated", pBase, pCap),
-	bBackoff:        mk("backoff", pBase, pCap),
-	bFullJitter:     mk("fulljitter", pBase, pCap),
-	bLinear:         mk("Linear", pBase, param{"step", "", kindDur, true}),
-	bRandom:         mk("Random", param{"lo", "", kindDur, false}, param{"hi", "", kindDur, false}),
-	bSum:            mk("Sum", param{"a", "", kindPolicy, false}, param{"b", "", kindPolicy, false}),
-	bWhileBelow:     mk("WhileBelow", pInner, param{"limit", "", kindDur, false}),
-	bDecorrelatedV2: mk("DecorrelatedV2", pBase),
-	bResetAfter:     mk("ResetAfter", pInner, param{"after", "", kindDur, false}),
+	bTimes:          {"Times", []param{{"n", "", kindInt, false}}},
+	bSpaced:         {"Spaced", []param{{"every", "", kindDur, false}}},
+	bExponential:    {"Exponential", []param{pBase, {"factor", "FactorPct", kindPct, false}, pCap}},
+	bFibonacci:      {"Fibonacci", []param{pBase}},
+	bJittered:       {"Jittered", []param{pInner, {"low", "LowPct", kindPct, false}, {"high", "HighPct", kindPct, false}}},
+	bUnion:          {"Union", []param{{"a", "", kindPolicy, false}, {"b", "", kindPolicy, false}}},
+	bIntersect:      {"Intersect", []param{{"a", "", kindPolicy, false}, {"b", "", kindPolicy, false}}},
+	bAndThen:        {"AndThen", []param{{"first", "", kindPolicy, false}, {"then", "", kindPolicy, false}}},
+	bUpTo:           {"UpTo", []param{pInner, {"budget", "", kindDur, false}}},
+	bForever:        {"Forever", nil},
+	bCapped:         {"Capped", []param{pInner, {"max", "", kindDur, false}}},
+	bDecorrelated:   {"Decorrelated", []param{pBase, pCap}},
+	bBackoff:        {"backoff", []param{pBase, pCap}},
+	bFullJitter:     {"fulljitter", []param{pBase, pCap}},
+	bLinear:         {"Linear", []param{pBase, {"step", "", kindDur, true}}},
+	bRandom:         {"Random", []param{{"lo", "", kindDur, false}, {"hi", "", kindDur, false}}},
+	bSum:            {"Sum", []param{{"a", "", kindPolicy, false}, {"b", "", kindPolicy, false}}},
+	bWhileBelow:     {"WhileBelow", []param{pInner, {"limit", "", kindDur, false}}},
+	bDecorrelatedV2: {"DecorrelatedV2", []param{pBase}},
+	bResetAfter:     {"ResetAfter", []param{pInner, {"after", "", kindDur, false}}},
 }
 
-func mk(name string, params ...param) builtin {
-	names := make([]string, len(params))
-	for i, p := range params {
-		names[i] = p.name
+// sig returns the parameters as an arity error shows them: "(base,
+// factor, cap)", an optional one in brackets.
+func (b *builtin) sig() string {
+	var s strings.Builder
+	s.WriteByte('(')
+	for i, p := range b.params {
+		if i > 0 {
+			s.WriteString(", ")
+		}
 		if p.optional {
-			names[i] = "[" + p.name + "]"
+			s.WriteString("[" + p.name + "]")
+		} else {
+			s.WriteString(p.name)
 		}
 	}
-	return builtin{name: name, params: params, sig: "(" + strings.Join(names, ", ") + ")"}
+	s.WriteByte(')')
+	return s.String()
 }
 
 // required returns how many of b's parameters must be given.
@@ -122,7 +130,7 @@ func (b *builtin) required() int {
 // case-insensitively, or -1.
 func lookup(name string) int {
 	for i := range builtins {
-		if strings.EqualFold(builtins[i].name, name) {
+		if len(builtins[i].name) == len(name) && strings.EqualFold(builtins[i].name, name) {
 			return i
 		}
 	}

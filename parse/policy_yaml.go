@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -77,7 +78,7 @@ func (p *Policy) unmarshalValue(unmarshal func(any) error) error {
 		return nil
 	}
 	line := 0
-	if m := typeErrorLine.FindStringSubmatch(errText(unmarshal(new(lineProbe)))); m != nil {
+	if m := typeErrorLine().FindStringSubmatch(errText(unmarshal(new(lineProbe)))); m != nil {
 		line, _ = strconv.Atoi(m[1])
 	}
 	s, ok := v.(string)
@@ -97,7 +98,7 @@ type lineProbe chan struct{}
 
 // typeErrorLine finds the line in the type error of gopkg.in/yaml.v3 and
 // gopkg.in/yaml.v2: "line 5: cannot unmarshal !!map into ...".
-var typeErrorLine = regexp.MustCompile(`line (\d+): cannot unmarshal`)
+var typeErrorLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+): cannot unmarshal`) })
 
 // errText returns err's message, or "" for nil.
 func errText(err error) string {

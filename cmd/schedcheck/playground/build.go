@@ -3,11 +3,11 @@ package playground
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -220,8 +220,9 @@ func stderrOf(err error) string {
 	return ": " + line
 }
 
-// Dir returns the folder where Build builds src: a folder of the cache
-// directory named for src.Dir, holding recur.wasm and wasm_exec.js.
+// Dir returns the folder where Build and BuildServer build src: a folder
+// of the cache directory named for src.Dir, holding recur.wasm,
+// wasm_exec.js and the server.
 func (b *Builder) Dir(src Source) (string, error) {
 	cache := b.CacheDir
 	if cache == "" {
@@ -230,8 +231,12 @@ func (b *Builder) Dir(src Source) (string, error) {
 			return "", err
 		}
 	}
-	sum := sha256.Sum256([]byte(src.Dir))
-	return filepath.Join(cache, hex.EncodeToString(sum[:8])), nil
+	// FNV, not a cryptographic hash: the name only tells sources apart, and
+	// crypto/sha256 would link 27 packages of crypto into schedcheck,
+	// whose initialization every command paid for.
+	h := fnv.New64a()
+	h.Write([]byte(src.Dir))
+	return filepath.Join(cache, hex.EncodeToString(h.Sum(nil))), nil
 }
 
 // Build compiles src's ./playground/wasm for GOOS=js GOARCH=wasm with
@@ -304,6 +309,47 @@ func (b *Builder) Build(ctx context.Context, src Source) (Program, error) {
 		fmt.Fprintf(b.Log, "built the playground's WebAssembly program in %.0fs\n", time.Since(start).Seconds())
 	}
 	return Program{Wasm: wasm, Exec: execJS}, nil
+}
+
+// BuildServer compiles src's ./playground/server, the playground's web
+// server, for this system with `go build` into b.Dir(src) and returns the
+// path of the executable. It builds without -trimpath, so that the
+// server's FindSource finds src as the source it was built from (and
+// builds the page's program from the source of the page it embeds). Like
+// Build, a build of unchanged source is quick, and a module cache copy
+// builds with GOWORK=off.
+func (b *Builder) BuildServer(ctx context.Context, src Source) (string, error) {
+	goCmd, err := b.goCommand()
+	if err != nil {
+		return "", err
+	}
+	out, err := b.Dir(src)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", fmt.Errorf("playground: %v", err)
+	}
+	exe := filepath.Join(out, "server")
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	env := os.Environ()
+	if src.Version != "" {
+		env = append(env, "GOWORK=off")
+	}
+	if _, err := os.Stat(exe); err != nil && b.Log != nil {
+		fmt.Fprintf(b.Log, "building the playground's server from %s, %s, into %s\n", src.How, src.Dir, out)
+	}
+	build := exec.CommandContext(ctx, goCmd, "build", "-o", exe, "./playground/server")
+	build.Dir, build.Env = src.Dir, env
+	if msg, err := build.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return "", fmt.Errorf("playground: building %s: %v\n%s", filepath.Join(src.Dir, "playground", "server"), err, bytes.TrimSpace(msg))
+	}
+	return exe, nil
 }
 
 // writeAtomic writes b to path through a temporary file in its folder,

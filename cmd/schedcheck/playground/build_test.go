@@ -226,3 +226,39 @@ func TestBuildErrors(t *testing.T) {
 		t.Errorf("Build with no wasm_exec.js: %v", err)
 	}
 }
+
+// TestBuildServer: BuildServer runs go build for this system, without
+// -trimpath, in the source folder into the cache, says so the first
+// time, builds a module cache copy with GOWORK=off, and reports a failed
+// build with the compiler's message.
+func TestBuildServer(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	var said strings.Builder
+	b := &Builder{Go: fakeGo(t, t.TempDir(), log, false), CacheDir: t.TempDir(), Log: &said}
+	src := Source{Dir: t.TempDir(), Version: "v0.9.0", How: "a test"}
+	t.Setenv("GOWORK", "")
+	exe, err := b.BuildServer(testContext(t), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := b.Dir(src)
+	if exe != filepath.Join(dir, "server") {
+		t.Errorf("BuildServer = %s, want the server in %s", exe, dir)
+	}
+	calls, _ := os.ReadFile(log)
+	want := src.Dir + "|" + os.Getenv("GOOS") + "/" + os.Getenv("GOARCH") + "|off|build -o " + exe + " ./playground/server\n"
+	if string(calls) != want {
+		t.Errorf("go was run as\n%s\nwant\n%s", calls, want)
+	}
+	if !strings.Contains(said.String(), "building the playground's server from a test") {
+		t.Errorf("BuildServer said %q", said.String())
+	}
+	said.Reset()
+	if _, err := b.BuildServer(testContext(t), src); err != nil || said.Len() != 0 {
+		t.Errorf("second BuildServer: %v, said %q; want nothing said", err, said.String())
+	}
+	b.Go = fakeGo(t, t.TempDir(), log, true)
+	if _, err := b.BuildServer(testContext(t), src); err == nil || !strings.Contains(err.Error(), "expected 'package'") {
+		t.Errorf("BuildServer of broken source: %v, want the compiler's message", err)
+	}
+}

@@ -4,24 +4,22 @@
 // compiled to WebAssembly (package engine, through playground/wasm).
 //
 // This package embeds the page's own files (HTML, script, stylesheet and
-// storm worker) and serves them (Handler) or writes them out (WriteSite)
-// with a compiled program. The program is a build output, never committed:
-// a Builder compiles it from the source of its module (cmd/schedcheck's)
-// into a cache directory, and only a Builder runs the go command.
+// storm worker) and writes them out (WriteSite) with a compiled program;
+// the server (playground/server, built by Builder.BuildServer) serves
+// them. The program is a build output, never committed: a Builder
+// compiles it from the source of its module (cmd/schedcheck's) into a
+// cache directory, and only a Builder runs the go command. The package
+// does not import net/http, so that schedcheck, which builds the server
+// through it, does not link it.
 // docs/playground.md describes the page.
 package playground
 
 import (
-	"bytes"
-	"compress/gzip"
 	"embed"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
 )
 
 // The page's files, named one by one so that a build output left in
@@ -48,53 +46,6 @@ func Files() fs.FS {
 		panic(err) // "static" is a valid path, embedded above
 	}
 	return sub
-}
-
-// Handler serves the page with the program p: index.html at /, the other
-// files by name, wasm_exec.js and recur.wasm from p, recur.wasm with the
-// type application/wasm and gzipped to a browser that accepts gzip (all
-// do; it is compressed once, here), else as it is. With an empty p.Wasm,
-// recur.wasm is not found. It serves only GET and HEAD.
-func Handler(p Program) http.Handler {
-	files := http.FileServerFS(Files())
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression) // a valid level: no error
-	zw.Write(p.Wasm)                                           // a bytes.Buffer does not fail
-	zw.Close()
-	modtime := time.Now()
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:")
-		switch r.URL.Path {
-		case "/wasm_exec.js":
-			if len(p.Exec) == 0 {
-				http.NotFound(w, r)
-				return
-			}
-			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-			http.ServeContent(w, r, "wasm_exec.js", modtime, bytes.NewReader(p.Exec))
-		case "/recur.wasm":
-			if len(p.Wasm) == 0 {
-				http.NotFound(w, r)
-				return
-			}
-			w.Header().Set("Content-Type", "application/wasm")
-			w.Header().Set("Vary", "Accept-Encoding")
-			if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-				w.Header().Set("Content-Encoding", "gzip")
-				http.ServeContent(w, r, "recur.wasm", modtime, bytes.NewReader(gz.Bytes()))
-				return
-			}
-			http.ServeContent(w, r, "recur.wasm", modtime, bytes.NewReader(p.Wasm))
-		default:
-			files.ServeHTTP(w, r)
-		}
-	})
 }
 
 // WriteSite writes the page with the program p into dir as a static site

@@ -52,7 +52,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		hedge = ov.s
 	}
 	o := cfg.opts
-	o.Target = target(req.URL) // which names the default budget
+	o.Target = cfg.targets.get(req.URL) // which names the default budget
 	if cfg.breakers != nil {
 		o.Breaker = cfg.breakers.Get(o.Target)
 	}

@@ -60,7 +60,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		o.Budget = cfg.budgets.Get(o.Target)
 	}
 	if hedge != nil && c.repeatable && c.rewindable {
-		return c.hedged(o, hedge)
+		// The hedged copies run on goroutines of their own and keep
+		// the call: it moves to the heap here, so that the other
+		// requests keep theirs on the stack.
+		h := c
+		return h.hedged(o, hedge)
 	}
 	resp, err := retry.Do(req.Context(), o, sched, c.judge, c.discard, c.attempt)
 	if c.attempts == 0 {

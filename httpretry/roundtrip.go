@@ -52,13 +52,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		hedge = ov.s
 	}
 	o := cfg.opts
-	o.Target = cfg.targets.get(req.URL) // which names the default budget
-	if cfg.breakers != nil {
-		o.Breaker = cfg.breakers.Get(o.Target)
-	}
-	if cfg.budgets != nil {
-		o.Budget = cfg.budgets.Get(o.Target)
-	}
+	g := cfg.guardsOf(req.URL)
+	o.Target, o.Breaker, o.Budget = g.target, g.breaker, g.budget
 	if hedge != nil && c.repeatable && c.rewindable {
 		// The hedged copies run on goroutines of their own and keep
 		// the call: it moves to the heap here, so that the other

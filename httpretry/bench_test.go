@@ -27,8 +27,18 @@ func (cannedBase) RoundTrip(*http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: 200, Status: "200 OK", Body: cannedBody}, nil
 }
 
+// cannedBounder is cannedBase as a ConnBounder, as h3retry's Base is: the
+// Transport calls it as it is, without the client trace that counts the
+// connections of a Base it cannot see into.
+type cannedBounder struct{ cannedBase }
+
+func (cannedBounder) MaxConnsPerRoundTrip() int { return 1 }
+
 // BenchmarkOverhead is the cost of the Transport itself around a Base
-// that answers at once: lib=base calls the Base directly.
+// that answers at once: lib=base calls the Base directly; lib=httpretry
+// wraps it in the client trace that bounds its connections, and
+// lib=httpretry+connbounder is the Transport alone, around a Base that
+// bounds them itself.
 func BenchmarkOverhead(b *testing.B) {
 	req, err := http.NewRequestWithContext(context.Background(), "GET", "http://bench.test/", nil)
 	if err != nil {
@@ -45,6 +55,7 @@ func BenchmarkOverhead(b *testing.B) {
 		{"lib=base", cannedBase{}},
 		{"lib=httpretry", &httpretry.Transport{Base: cannedBase{}, Policy: benchPolicy}},
 		{"lib=httpretry+breaker", &httpretry.Transport{Base: cannedBase{}, Policy: benchPolicy, Breaker: breakers}},
+		{"lib=httpretry+connbounder", &httpretry.Transport{Base: cannedBounder{}, Policy: benchPolicy}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()

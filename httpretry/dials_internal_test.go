@@ -41,7 +41,7 @@ func TestDialHooksBounded(t *testing.T) {
 			if tc.tls {
 				d = c.DialTLSContext
 			}
-			ctx := &attemptDials{Context: context.Background()}
+			ctx := &attemptDials{orig: new(http.Request)} // under context.Background()
 			var got []string
 			for range 6 {
 				_, err := d(ctx, "tcp", "127.0.0.1:1")

@@ -31,36 +31,36 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, cfg.err
 	}
 	sched, retries := cfg.schedule, true
-	if ov, ok := req.Context().Value(scheduleKey{}).(override); ok {
-		switch {
-		case ov.s == nil:
+	ovs := overridesOf(req.Context())
+	if ovs.hasSched {
+		switch s := ovs.sched.s; {
+		case s == nil:
 			sched, retries = schedule.Times{N: 1}, false // WithoutRetry
-		case schedule.Validate(ov.s) != nil:
+		case schedule.Validate(s) != nil:
 			closeBody(req)
-			return nil, fmt.Errorf("httpretry: WithSchedule: %w", schedule.Validate(ov.s))
+			return nil, fmt.Errorf("httpretry: WithSchedule: %w", schedule.Validate(s))
 		default:
-			sched, retries = ov.s, true
+			sched, retries = s, true
 		}
 	}
 	c := call{cfg: cfg, req: req, repeatable: repeatable(req), rewindable: rewindable(req)}
 	hedge := cfg.hedge
-	if ov, ok := req.Context().Value(hedgeKey{}).(override); ok {
-		if ov.s != nil && schedule.Validate(ov.s) != nil {
+	if ovs.hasHedge {
+		hedge = ovs.hedge.s
+		if hedge != nil && schedule.Validate(hedge) != nil {
 			closeBody(req)
-			return nil, fmt.Errorf("httpretry: WithHedge: %w", schedule.Validate(ov.s))
+			return nil, fmt.Errorf("httpretry: WithHedge: %w", schedule.Validate(hedge))
 		}
-		hedge = ov.s
 	}
 	o := cfg.opts
-	o.Target = target(req.URL) // which names the default budget
-	if cfg.breakers != nil {
-		o.Breaker = cfg.breakers.Get(o.Target)
-	}
-	if cfg.budgets != nil {
-		o.Budget = cfg.budgets.Get(o.Target)
-	}
+	g := cfg.guardsOf(req.URL)
+	o.Target, o.Breaker, o.Budget = g.target, g.breaker, g.budget
 	if hedge != nil && c.repeatable && c.rewindable {
-		return c.hedged(o, hedge)
+		// The hedged copies run on goroutines of their own and keep
+		// the call: it moves to the heap here, so that the other
+		// requests keep theirs on the stack.
+		h := c
+		return h.hedged(o, hedge)
 	}
 	resp, err := retry.Do(req.Context(), o, sched, c.judge, c.discard, c.attempt)
 	if c.attempts == 0 {

@@ -163,6 +163,7 @@ type config struct {
 	header   string
 	breakers *breaker.Registry
 	budgets  *budget.Registry
+	targets  *targetCache // each host's target key
 }
 
 var _ http.RoundTripper = (*Transport)(nil)
@@ -211,6 +212,7 @@ func (t *Transport) build() config {
 		header:   http.CanonicalHeaderKey(t.DeadlineHeader),
 		breakers: t.Breaker,
 		budgets:  t.Budget,
+		targets:  new(targetCache),
 	}
 	if c.base == nil {
 		c.base = http.DefaultTransport

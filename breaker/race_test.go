@@ -55,7 +55,7 @@ func TestConcurrentHalfOpenAdmitsExactlyTheProbes(t *testing.T) {
 func TestConcurrentHammer(t *testing.T) {
 	for _, c := range []breaker.Config{
 		{ConsecutiveFailures: 4, MinCalls: 10, HalfOpenProbes: 2},
-		{ConsecutiveFailures: 4, MinCalls: 10, HalfOpenProbes: 3, CountWindow: 20},
+		{ConsecutiveFailures: 3, MinCalls: 10, HalfOpenProbes: 3, CountWindow: 20},
 		{HalfOpenProbes: 2, TripWhen: func(c breaker.Counts) bool {
 			return c.ConsecutiveFailures >= 3 || c.Failures*2 >= c.Calls && c.Calls >= 10
 		}},

@@ -62,7 +62,7 @@ func (b *Breaker) epLocked() *episode {
 // vet's copylocks check reports one (p2 := p, a Permit passed by value);
 // keep it in one variable or field. The zero Permit records nothing.
 type Permit struct {
-	_ noCopy
+	_ [0]sync.Mutex // of no size; go vet's copylocks check reports a copy
 	g grant
 }
 
@@ -166,22 +166,17 @@ func (b *Breaker) tryProbe(w uint64) (g grant, ok, again bool) {
 		}
 		claimed = err == nil
 	}
-	if g, ok = b.probe(w); !ok && claimed {
+	b.mu.Lock()
+	if ok = b.word.Load() == w && probesOf(w) < b.s.HalfOpenProbes; ok {
+		b.word.Store(w + probeOne)
+		g = b.permit(w)
+		g.slot, g.ticket = b.ep.probes.take()
+	}
+	b.mu.Unlock()
+	if !ok && claimed {
 		_ = f.link.Release(gen)
 	}
 	return g, ok, !ok
-}
-
-func (b *Breaker) probe(w uint64) (grant, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.word.Load() != w || probesOf(w) >= b.s.HalfOpenProbes {
-		return grant{}, false
-	}
-	b.word.Store(w + probeOne)
-	g := b.permit(w)
-	g.slot, g.ticket = b.ep.probes.take()
-	return g, true
 }
 
 func (b *Breaker) reject() (Permit, error) {
@@ -214,17 +209,9 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 		return
 	}
 	counted := v == verdict.Success || v.Failed()
-	var now int64
-	timed, slow := b.s.SlowCall > 0 && counted, false
-	if timed {
-		now = b.now()
-		slow = time.Duration(now-p.start) >= b.s.SlowCall
-	}
+	slow := counted && b.s.SlowCall > 0 && time.Duration(b.now()-p.start) >= b.s.SlowCall
 	switch st := stateOf(w); {
-	case counting(st):
-		if !counted {
-			return
-		}
+	case counting(st) && counted:
 		if v == verdict.Success && !slow && w&armBit == 0 {
 			if b.consec.Load() != 0 {
 				b.consec.Store(0)
@@ -236,15 +223,9 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 			}
 			return
 		}
-		if !timed {
-			now = b.now()
-		}
-		b.closed(p, v.Failed(), slow, now)
+		b.closed(p, v.Failed(), slow, b.now())
 	case st == HalfOpen:
-		if counted && !timed {
-			now = b.now()
-		}
-		b.probed(p, v, counted, slow, now)
+		b.probed(p, v, counted, slow, b.now())
 	}
 }
 
@@ -455,15 +436,6 @@ func (b *Breaker) now() int64 {
 func (b *Breaker) at(t int64) time.Time { return b.s.epoch.Add(time.Duration(t)) }
 
 func counting(st State) bool { return st == Closed || st == MetricsOnly }
-
-// noCopy, of no size, makes go vet's copylocks check report a copy.
-type noCopy struct{}
-
-// Lock is a no-op: it makes a noCopy a lock to go vet.
-func (*noCopy) Lock() {}
-
-// Unlock is a no-op, the other half of Lock.
-func (*noCopy) Unlock() {}
 
 // transition describes a state change for notify; the zero value is none.
 type transition struct {

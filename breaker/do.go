@@ -18,10 +18,9 @@ import (
 //	func(v T, err error) verdict.Verdict { return judge(v, err).Verdict }
 //
 // Do retries nothing: retry.Options.Breaker guards each attempt of a
-// runner. It costs what Allow and Record cost, allocating nothing on
+// runner. It costs Allow, Record and a deferred call, allocating nothing on
 // success.
-func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (T, error) {
-	var v T
+func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (v T, err error) {
 	switch {
 	case b == nil:
 		return v, errors.New("breaker: Do with a nil Breaker")
@@ -35,19 +34,8 @@ func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Ver
 	if err != nil {
 		return v, err
 	}
-	if p.g.slot != 0 {
-		return probe(ctx, b, &p, judge, op)
-	}
-	// A panic leaves the permit unrecorded, which counts nothing, as Neutral.
-	v, err = op(ctx)
-	b.Record(&p, verdict.Judge(ctx, judge, v, err))
-	return v, err
-}
-
-// probe is Do for a probe, whose slot a panic gives back by recording Neutral.
-func probe[T any](ctx context.Context, b *Breaker, p *Permit, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (v T, err error) {
-	rec := verdict.Neutral
-	defer func() { b.Record(p, rec) }()
+	rec := verdict.Neutral // what a panic records: nothing counts, a probe's slot is freed
+	defer func() { b.Record(&p, rec) }()
 	v, err = op(ctx)
 	rec = verdict.Judge(ctx, judge, v, err)
 	return v, err

@@ -4,11 +4,10 @@
 //
 // A Closed breaker lets calls through and counts their outcomes until a
 // rule of its Config opens it. An Open one refuses every call with an
-// *OpenError (errors.Is(err, ErrOpen)) for the k-th delay of OpenFor, k
-// being its openings in a row. The first call after that half-opens it:
-// HalfOpen lets HalfOpenProbes probes through, whose failure and slow-call
-// rates close it or open it again. Operators can force it open, disable
-// it, make it count without acting, or reset it.
+// *OpenError (errors.Is(err, ErrOpen)) for OpenFor's k-th delay, k being
+// its openings in a row. The first call after that half-opens it: the
+// HalfOpenProbes probes' rates close it or open it again. Operators can
+// force it open, disable it, make it count without acting, or reset it.
 //
 // Using a breaker is two calls around the protected one (Do makes both):
 //
@@ -17,24 +16,16 @@
 //		return err // fail fast; do not retry: errors.Is(err, breaker.ErrOpen)
 //	}
 //	resp, err := call()
-//	b.Record(&p, classify(resp, err))
+//	b.Record(&p, classify(resp, err)) // a verdict.Verdict: not every error is the dependency's fault
 //
-// The outcome is a verdict.Verdict, because not every error is the
-// dependency's fault (see Record). Package retry makes the two calls for
-// each attempt when its options carry a breaker, and never retries
-// through ErrOpen.
-//
-// The closed path takes no lock and allocates nothing: Allow is an atomic
-// load, and Record of a success an atomic add and a load; the window reads
-// the clock only for a failure or, on a busy breaker, once per 256
-// successes, which it spreads over the time since. Refusing costs a read
-// of the monotonic clock. Transitions go to Config.Logger and
-// OnStateChange, counters to Stats. A Registry keeps a breaker per target;
-// Config.Shared makes the breakers of one name in many processes one
-// breaker, through a Store (package redisbreaker keeps it in Redis).
-//
-// Time comes from a clockcap.Clock and OpenFor's jitter from a
+// Package retry makes the two calls for each attempt when its options
+// carry a breaker, and never retries through ErrOpen. The closed path takes
+// no lock and allocates nothing; the window reads the clock only for a
+// failure or once per 256 successes. A Registry keeps a breaker per
+// target; Config.Shared makes the breakers of one name in many processes
+// one breaker, through a Store (package redisbreaker keeps it in Redis).
+// Time and OpenFor's jitter come from a clockcap.Clock and a
 // randcap.Random, so tests drive a breaker with clockcap.Virtual and
-// randcap.Seeded. docs/breaker.md explains the state machine, the costs
-// and a worked outage; docs/fleet.md the shared store.
+// randcap.Seeded. docs/breaker.md explains the state machine, the costs and
+// a worked outage; docs/fleet.md the shared store.
 package breaker

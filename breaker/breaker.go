@@ -361,7 +361,10 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 		b.mu.Unlock()
 		return
 	}
-	e, f := b.ep, b.fleet
+	e, f, gen := b.ep, b.fleet, uint64(0)
+	if f != nil {
+		gen = f.gen
+	}
 	if !e.probes.give(p.slot, p.ticket) {
 		b.mu.Unlock()
 		b.duplicate()
@@ -369,10 +372,6 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 	}
 	if !counted {
 		b.word.Store(w - probeOne)
-		var gen uint64
-		if f != nil {
-			gen = f.gen
-		}
 		b.mu.Unlock()
 		if f != nil && f.ok.Load() {
 			_ = f.link.Release(gen)
@@ -384,17 +383,15 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 	e.probes.c.add(failed, slow, 1)
 	c := e.probes.c
 	if f != nil && b.s.HalfOpenProbes > 1 && f.ok.Load() {
-		gen := f.gen
 		b.mu.Unlock()
 		var one Counts
 		one.add(failed, slow, 1)
 		cur, fc, err := f.link.Add(gen, Batch{Calls: 1, Failures: one.Failures, Slow: one.Slow, Streak: one.Failures})
 		f.lost(err)
 		b.mu.Lock()
+		c = e.probes.c
 		if err == nil && cur.Gen == gen {
 			c = fc
-		} else {
-			c = e.probes.c
 		}
 	}
 	var t transition

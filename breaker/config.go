@@ -188,12 +188,10 @@ func resolve(c Config) (settings, error) {
 	if s.firstDelay, ok = r.Next(0, 0); !ok {
 		return settings{}, errors.New("breaker: OpenFor stops before its first delay")
 	}
-	if s.Shared != nil {
-		if s.CountWindow > 0 {
-			return bad("CountWindow", s.CountWindow, "cannot be shared (Config.Shared is set): use the time-based window")
-		}
-		s.SharedFlush = cmp.Or(s.SharedFlush, DefaultSharedFlush)
+	if s.Shared != nil && s.CountWindow > 0 {
+		return bad("CountWindow", s.CountWindow, "cannot be shared (Config.Shared is set): use the time-based window")
 	}
+	s.SharedFlush = cmp.Or(s.SharedFlush, DefaultSharedFlush) // read only with Shared
 	s.Clock, s.Random = cmp.Or(s.Clock, clockcap.Real()), cmp.Or(s.Random, randcap.Real())
 	s.realClock = s.Clock == clockcap.Real()
 	s.epoch = s.Clock.Now()

@@ -233,14 +233,11 @@ func (b *Breaker) Flush() {
 		f.sent = life
 		return gen, batch
 	}
-	var cur SharedState
-	var c Counts
-	var err error
+	add := func(take func() (uint64, Batch)) (SharedState, Counts, error) { return f.link.Add(take()) }
 	if f.lazy != nil {
-		cur, c, err = f.lazy.AddLazy(take)
-	} else {
-		cur, c, err = f.link.Add(take())
+		add = f.lazy.AddLazy
 	}
+	cur, c, err := add(take)
 	parted := err == nil && (cur.Gen != gen || dirty)
 	now := b.now()
 	var t transition

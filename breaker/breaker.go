@@ -266,8 +266,14 @@ func (b *Breaker) closed(p grant, failed, slow bool, now int64) {
 	t := b.judgeLocked(now, b.judgesLocally(), n)
 	b.mu.Unlock()
 	b.notify(t)
-	if failed {
-		b.kickFlush()
+	if f := b.fleet; failed && f != nil { // ask the flusher, and a Hurrier link, to send it now
+		select {
+		case f.kick <- struct{}{}:
+		default:
+		}
+		if f.hurry != nil {
+			f.hurry.Hurry()
+		}
 	}
 }
 
@@ -429,9 +435,6 @@ func (b *Breaker) now() int64 {
 	return max(int64(b.s.Clock.Now().Sub(b.s.epoch)), 0)
 }
 
-// at is the inverse of now.
-func (b *Breaker) at(t int64) time.Time { return b.s.epoch.Add(time.Duration(t)) }
-
 func counting(st State) bool { return st == Closed || st == MetricsOnly }
 
 // transition describes a state change for notify; the zero value is none.
@@ -480,9 +483,9 @@ func (b *Breaker) refuseLocked(st State, now, until int64) {
 	e := &OpenError{Name: b.name, State: st}
 	switch st {
 	case Open:
-		e.Until, e.For = b.at(until), b.ep.lastDelay
+		e.Until, e.For = b.s.epoch.Add(time.Duration(until)), b.ep.lastDelay
 	case HalfOpen:
-		e.Until = b.at(now)
+		e.Until = b.s.epoch.Add(time.Duration(now))
 	}
 	b.deadline.Store(until)
 	b.openErr.Store(e)
@@ -510,7 +513,7 @@ func (b *Breaker) expire(w uint64, now int64) {
 func (b *Breaker) enterLocked(now int64, s State) {
 	b.win.ResetLocked(now)
 	if b.ring != nil {
-		b.ring.reset()
+		*b.ring = ring{slots: b.ring.slots}
 	}
 	b.consec.Store(0)
 	if s == HalfOpen {

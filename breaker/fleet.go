@@ -185,19 +185,6 @@ func (b *Breaker) Close() error {
 // without a store, or while it is unreachable.
 func (b *Breaker) judgesLocally() bool { return b.fleet == nil || !b.fleet.ok.Load() }
 
-// kickFlush asks the flusher, and a Hurrier link, to send a failure now.
-func (b *Breaker) kickFlush() {
-	if f := b.fleet; f != nil {
-		select {
-		case f.kick <- struct{}{}:
-		default:
-		}
-		if f.hurry != nil {
-			f.hurry.Hurry()
-		}
-	}
-}
-
 // Flush sends the outcomes counted since the last batch to the
 // Config.Shared store, reads back the fleet's state and counts, and opens
 // the breaker if those trip a rule. The flusher calls it every SharedFlush

@@ -192,9 +192,8 @@ func (b *Breaker) reject() (Permit, error) {
 // against it; Retryable, Neutral and unknown verdicts nothing; a call of
 // SlowCall or longer also counts as slow. Nothing counts on a Disabled
 // breaker, nor for a call admitted before the breaker last changed state.
-// Record marks *pp recorded (a nil pp records nothing): recording it
-// again, or a copy of a recorded probe's Permit, counts only in
-// Stats.Duplicates, with a record at Debug.
+// Record marks *pp recorded (a nil pp records nothing); a duplicate (see
+// Stats.Duplicates) counts only there, with a record at Debug.
 func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 	if pp == nil {
 		return
@@ -447,8 +446,7 @@ type transition struct {
 	remote   bool          // learnt from the store: not to be published again
 }
 
-// openLocked opens the breaker, from state from, and returns the
-// transition to report.
+// openLocked opens the breaker from state from and returns the transition.
 func (b *Breaker) openLocked(now int64, from State, why string) transition {
 	e := b.epLocked()
 	if from != HalfOpen {

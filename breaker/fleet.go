@@ -231,10 +231,8 @@ func (b *Breaker) Flush() {
 	b.mu.Lock()
 	same := b.word.Load()&sameMask == w&sameMask && f.gen == gen
 	if err != nil {
-		// Not acknowledged: the batch goes again with the next (counted
-		// twice if the store applied it: more failures, never fewer), and
-		// the breaker's own counts judge now, so that a failure the store
-		// did not take can still open it.
+		// Not acknowledged: the batch goes again with the next, and the
+		// breaker's own counts judge now (docs/fleet.md: one failed operation).
 		f.lost(err)
 		if same {
 			f.sent = sent
@@ -266,8 +264,7 @@ func (b *Breaker) lifeLocked() (life [3]int64) {
 	return life
 }
 
-// lost marks the store unreachable if err says so (ErrStoreDown), rather
-// than that one operation failed, and reports whether it did.
+// lost reports whether err is ErrStoreDown, and if so marks the store down.
 func (f *fleet) lost(err error) bool {
 	down := errors.Is(err, ErrStoreDown)
 	if down {
@@ -276,8 +273,7 @@ func (f *fleet) lost(err error) bool {
 	return down
 }
 
-// sharedLocked returns the breaker's state as a store keeps it, as
-// generation gen.
+// sharedLocked returns the breaker's state, as generation gen, for a store.
 func (b *Breaker) sharedLocked(gen uint64, now int64) SharedState {
 	s := SharedState{Gen: gen, State: stateOf(b.word.Load())}
 	if e := b.ep; e != nil {

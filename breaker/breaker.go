@@ -581,7 +581,21 @@ func (b *Breaker) notify(t transition) {
 	if h := b.s.OnStateChange; h != nil {
 		h(b.name, t.from, t.to)
 	}
-	if b.fleet != nil && !t.remote && b.fleet.link != nil {
-		b.publish(t)
+	f := b.fleet
+	if f == nil || t.remote || f.link == nil {
+		return
 	}
+	// Publish t, unless the breaker has moved on (the later one is published instead).
+	f.pmu.Lock()
+	defer f.pmu.Unlock()
+	now := b.now()
+	b.mu.Lock()
+	if b.word.Load()&sameMask != t.word {
+		b.mu.Unlock()
+		return
+	}
+	base := f.gen
+	next := b.sharedLocked(base+1, now)
+	b.mu.Unlock()
+	b.publishState(base, next, t.word)
 }

@@ -285,24 +285,6 @@ func (b *Breaker) sharedLocked(gen uint64, now int64) SharedState {
 	return s
 }
 
-// publish tells the store of the local transition t, unless the breaker
-// has moved on (the later one is published instead).
-func (b *Breaker) publish(t transition) {
-	f := b.fleet
-	f.pmu.Lock()
-	defer f.pmu.Unlock()
-	now := b.now()
-	b.mu.Lock()
-	if b.word.Load()&sameMask != t.word {
-		b.mu.Unlock()
-		return
-	}
-	base := f.gen
-	next := b.sharedLocked(base+1, now)
-	b.mu.Unlock()
-	b.publishState(base, next, t.word)
-}
-
 // publishState publishes next over generation base for the word w, and
 // settles with the store if another instance got there first. The caller
 // holds f.pmu, as for settle.

@@ -49,9 +49,9 @@ type Config struct {
 	FailureRate int
 	// SlowCall, if positive, makes a call of SlowCall or longer slow,
 	// whatever its outcome, and opens the breaker when at least SlowRate
-	// percent of the window's calls were slow, once it holds MinCalls. A
-	// slow probe counts as a failed one. Zero turns slow calls off, and
-	// with them two clock reads per call; negative is an error.
+	// percent of the window's calls were slow, once it holds MinCalls
+	// (the probes' rate: see HalfOpenProbes). Zero turns slow calls off,
+	// and with them two clock reads per call; negative is an error.
 	SlowCall time.Duration
 	// SlowRate is the slow-call threshold in percent, used with SlowCall.
 	// Zero means 50; negative or above 100 is an error.

@@ -192,9 +192,8 @@ func (b *Breaker) reject() (Permit, error) {
 // against it; Retryable, Neutral and unknown verdicts nothing; a call of
 // SlowCall or longer also counts as slow. Nothing counts on a Disabled
 // breaker, nor for a call admitted before the breaker last changed state.
-// Record marks *pp recorded (a nil pp records nothing): recording it
-// again, or a copy of a recorded probe's Permit, counts only in
-// Stats.Duplicates, with a record at Debug.
+// Record marks *pp recorded (a nil pp records nothing); a duplicate (see
+// Stats.Duplicates) counts only there, with a record at Debug.
 func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 	if pp == nil {
 		return
@@ -266,8 +265,14 @@ func (b *Breaker) closed(p grant, failed, slow bool, now int64) {
 	t := b.judgeLocked(now, b.judgesLocally(), n)
 	b.mu.Unlock()
 	b.notify(t)
-	if failed {
-		b.kickFlush()
+	if f := b.fleet; failed && f != nil { // ask the flusher, and a Hurrier link, to send it now
+		select {
+		case f.kick <- struct{}{}:
+		default:
+		}
+		if f.hurry != nil {
+			f.hurry.Hurry()
+		}
 	}
 }
 
@@ -361,7 +366,10 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 		b.mu.Unlock()
 		return
 	}
-	e, f := b.ep, b.fleet
+	e, f, gen := b.ep, b.fleet, uint64(0)
+	if f != nil {
+		gen = f.gen
+	}
 	if !e.probes.give(p.slot, p.ticket) {
 		b.mu.Unlock()
 		b.duplicate()
@@ -369,10 +377,6 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 	}
 	if !counted {
 		b.word.Store(w - probeOne)
-		var gen uint64
-		if f != nil {
-			gen = f.gen
-		}
 		b.mu.Unlock()
 		if f != nil && f.ok.Load() {
 			_ = f.link.Release(gen)
@@ -384,17 +388,15 @@ func (b *Breaker) probed(p grant, v verdict.Verdict, counted, slow bool, now int
 	e.probes.c.add(failed, slow, 1)
 	c := e.probes.c
 	if f != nil && b.s.HalfOpenProbes > 1 && f.ok.Load() {
-		gen := f.gen
 		b.mu.Unlock()
 		var one Counts
 		one.add(failed, slow, 1)
 		cur, fc, err := f.link.Add(gen, Batch{Calls: 1, Failures: one.Failures, Slow: one.Slow, Streak: one.Failures})
 		f.lost(err)
 		b.mu.Lock()
+		c = e.probes.c
 		if err == nil && cur.Gen == gen {
 			c = fc
-		} else {
-			c = e.probes.c
 		}
 	}
 	var t transition
@@ -432,9 +434,6 @@ func (b *Breaker) now() int64 {
 	return max(int64(b.s.Clock.Now().Sub(b.s.epoch)), 0)
 }
 
-// at is the inverse of now.
-func (b *Breaker) at(t int64) time.Time { return b.s.epoch.Add(time.Duration(t)) }
-
 func counting(st State) bool { return st == Closed || st == MetricsOnly }
 
 // transition describes a state change for notify; the zero value is none.
@@ -447,8 +446,7 @@ type transition struct {
 	remote   bool          // learnt from the store: not to be published again
 }
 
-// openLocked opens the breaker, from state from, and returns the
-// transition to report.
+// openLocked opens the breaker from state from and returns the transition.
 func (b *Breaker) openLocked(now int64, from State, why string) transition {
 	e := b.epLocked()
 	if from != HalfOpen {
@@ -483,9 +481,9 @@ func (b *Breaker) refuseLocked(st State, now, until int64) {
 	e := &OpenError{Name: b.name, State: st}
 	switch st {
 	case Open:
-		e.Until, e.For = b.at(until), b.ep.lastDelay
+		e.Until, e.For = b.s.epoch.Add(time.Duration(until)), b.ep.lastDelay
 	case HalfOpen:
-		e.Until = b.at(now)
+		e.Until = b.s.epoch.Add(time.Duration(now))
 	}
 	b.deadline.Store(until)
 	b.openErr.Store(e)
@@ -513,7 +511,7 @@ func (b *Breaker) expire(w uint64, now int64) {
 func (b *Breaker) enterLocked(now int64, s State) {
 	b.win.ResetLocked(now)
 	if b.ring != nil {
-		b.ring.reset()
+		*b.ring = ring{slots: b.ring.slots}
 	}
 	b.consec.Store(0)
 	if s == HalfOpen {
@@ -583,7 +581,21 @@ func (b *Breaker) notify(t transition) {
 	if h := b.s.OnStateChange; h != nil {
 		h(b.name, t.from, t.to)
 	}
-	if b.fleet != nil && !t.remote && b.fleet.link != nil {
-		b.publish(t)
+	f := b.fleet
+	if f == nil || t.remote || f.link == nil {
+		return
 	}
+	// Publish t, unless the breaker has moved on (the later one is published instead).
+	f.pmu.Lock()
+	defer f.pmu.Unlock()
+	now := b.now()
+	b.mu.Lock()
+	if b.word.Load()&sameMask != t.word {
+		b.mu.Unlock()
+		return
+	}
+	base := f.gen
+	next := b.sharedLocked(base+1, now)
+	b.mu.Unlock()
+	b.publishState(base, next, t.word)
 }

@@ -49,9 +49,9 @@ type Config struct {
 	FailureRate int
 	// SlowCall, if positive, makes a call of SlowCall or longer slow,
 	// whatever its outcome, and opens the breaker when at least SlowRate
-	// percent of the window's calls were slow, once it holds MinCalls. A
-	// slow probe counts as a failed one. Zero turns slow calls off, and
-	// with them two clock reads per call; negative is an error.
+	// percent of the window's calls were slow, once it holds MinCalls
+	// (the probes' rate: see HalfOpenProbes). Zero turns slow calls off,
+	// and with them two clock reads per call; negative is an error.
 	SlowCall time.Duration
 	// SlowRate is the slow-call threshold in percent, used with SlowCall.
 	// Zero means 50; negative or above 100 is an error.
@@ -188,12 +188,10 @@ func resolve(c Config) (settings, error) {
 	if s.firstDelay, ok = r.Next(0, 0); !ok {
 		return settings{}, errors.New("breaker: OpenFor stops before its first delay")
 	}
-	if s.Shared != nil {
-		if s.CountWindow > 0 {
-			return bad("CountWindow", s.CountWindow, "cannot be shared (Config.Shared is set): use the time-based window")
-		}
-		s.SharedFlush = cmp.Or(s.SharedFlush, DefaultSharedFlush)
+	if s.Shared != nil && s.CountWindow > 0 {
+		return bad("CountWindow", s.CountWindow, "cannot be shared (Config.Shared is set): use the time-based window")
 	}
+	s.SharedFlush = cmp.Or(s.SharedFlush, DefaultSharedFlush) // read only with Shared
 	s.Clock, s.Random = cmp.Or(s.Clock, clockcap.Real()), cmp.Or(s.Random, randcap.Real())
 	s.realClock = s.Clock == clockcap.Real()
 	s.epoch = s.Clock.Now()

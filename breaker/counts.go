@@ -50,8 +50,6 @@ func (r *ring) add(failed, slow bool) {
 	r.c.add(failed, slow, 1)
 }
 
-func (r *ring) reset() { r.next, r.n, r.c = 0, 0, Counts{} }
-
 // probeTally keeps a half-open spell's probes, under the breaker's lock:
 // the ticket of the probe out in each slot (0 when free; a slot is reused
 // when its probe counted nothing, a ticket never), so that a Permit

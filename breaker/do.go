@@ -17,9 +17,8 @@ import (
 //
 //	func(v T, err error) verdict.Verdict { return judge(v, err).Verdict }
 //
-// Do retries nothing: retry.Options.Breaker guards each attempt of a
-// runner. It costs Allow, Record and a deferred call, allocating nothing on
-// success.
+// Do retries nothing (retry.Options.Breaker guards each attempt of a
+// runner) and allocates nothing on success; docs/breaker.md gives its cost.
 func Do[T any](ctx context.Context, b *Breaker, judge func(T, error) verdict.Verdict, op func(context.Context) (T, error)) (v T, err error) {
 	switch {
 	case b == nil:

@@ -18,14 +18,13 @@
 //	resp, err := call()
 //	b.Record(&p, classify(resp, err)) // a verdict.Verdict: not every error is the dependency's fault
 //
-// Package retry makes the two calls for each attempt when its options
-// carry a breaker, and never retries through ErrOpen. The closed path takes
-// no lock and allocates nothing; the window reads the clock only for a
-// failure or once per 256 successes. A Registry keeps a breaker per
-// target; Config.Shared makes the breakers of one name in many processes
-// one breaker, through a Store (package redisbreaker keeps it in Redis).
-// Time and OpenFor's jitter come from a clockcap.Clock and a
-// randcap.Random, so tests drive a breaker with clockcap.Virtual and
-// randcap.Seeded. docs/breaker.md explains the state machine, the costs and
-// a worked outage; docs/fleet.md the shared store.
+// Package retry makes the two calls for each attempt when its options carry
+// a breaker, and never retries through ErrOpen. The closed path takes no
+// lock and allocates nothing; the window reads the clock only for a failure
+// or once per 256 successes. A Registry keeps a breaker per target;
+// Config.Shared makes the breakers of one name in many processes one
+// breaker, through a Store (package redisbreaker keeps it in Redis). Tests
+// drive a breaker with clockcap.Virtual and randcap.Seeded as its Clock and
+// Random. docs/breaker.md explains the state machine, the costs and a
+// worked outage; docs/fleet.md the shared store.
 package breaker

@@ -185,19 +185,6 @@ func (b *Breaker) Close() error {
 // without a store, or while it is unreachable.
 func (b *Breaker) judgesLocally() bool { return b.fleet == nil || !b.fleet.ok.Load() }
 
-// kickFlush asks the flusher, and a Hurrier link, to send a failure now.
-func (b *Breaker) kickFlush() {
-	if f := b.fleet; f != nil {
-		select {
-		case f.kick <- struct{}{}:
-		default:
-		}
-		if f.hurry != nil {
-			f.hurry.Hurry()
-		}
-	}
-}
-
 // Flush sends the outcomes counted since the last batch to the
 // Config.Shared store, reads back the fleet's state and counts, and opens
 // the breaker if those trip a rule. The flusher calls it every SharedFlush
@@ -233,24 +220,19 @@ func (b *Breaker) Flush() {
 		f.sent = life
 		return gen, batch
 	}
-	var cur SharedState
-	var c Counts
-	var err error
+	add := func(take func() (uint64, Batch)) (SharedState, Counts, error) { return f.link.Add(take()) }
 	if f.lazy != nil {
-		cur, c, err = f.lazy.AddLazy(take)
-	} else {
-		cur, c, err = f.link.Add(take())
+		add = f.lazy.AddLazy
 	}
+	cur, c, err := add(take)
 	parted := err == nil && (cur.Gen != gen || dirty)
 	now := b.now()
 	var t transition
 	b.mu.Lock()
 	same := b.word.Load()&sameMask == w&sameMask && f.gen == gen
 	if err != nil {
-		// Not acknowledged: the batch goes again with the next (counted
-		// twice if the store applied it: more failures, never fewer), and
-		// the breaker's own counts judge now, so that a failure the store
-		// did not take can still open it.
+		// Not acknowledged: the batch goes again with the next, and the
+		// breaker's own counts judge now (docs/fleet.md: one failed operation).
 		f.lost(err)
 		if same {
 			f.sent = sent
@@ -282,8 +264,7 @@ func (b *Breaker) lifeLocked() (life [3]int64) {
 	return life
 }
 
-// lost marks the store unreachable if err says so (ErrStoreDown), rather
-// than that one operation failed, and reports whether it did.
+// lost reports whether err is ErrStoreDown, and if so marks the store down.
 func (f *fleet) lost(err error) bool {
 	down := errors.Is(err, ErrStoreDown)
 	if down {
@@ -292,8 +273,7 @@ func (f *fleet) lost(err error) bool {
 	return down
 }
 
-// sharedLocked returns the breaker's state as a store keeps it, as
-// generation gen.
+// sharedLocked returns the breaker's state, as generation gen, for a store.
 func (b *Breaker) sharedLocked(gen uint64, now int64) SharedState {
 	s := SharedState{Gen: gen, State: stateOf(b.word.Load())}
 	if e := b.ep; e != nil {
@@ -303,24 +283,6 @@ func (b *Breaker) sharedLocked(gen uint64, now int64) SharedState {
 		s.Remaining = time.Duration(max(b.deadline.Load()-now, 0))
 	}
 	return s
-}
-
-// publish tells the store of the local transition t, unless the breaker
-// has moved on (the later one is published instead).
-func (b *Breaker) publish(t transition) {
-	f := b.fleet
-	f.pmu.Lock()
-	defer f.pmu.Unlock()
-	now := b.now()
-	b.mu.Lock()
-	if b.word.Load()&sameMask != t.word {
-		b.mu.Unlock()
-		return
-	}
-	base := f.gen
-	next := b.sharedLocked(base+1, now)
-	b.mu.Unlock()
-	b.publishState(base, next, t.word)
 }
 
 // publishState publishes next over generation base for the word w, and

@@ -208,7 +208,12 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 		return
 	}
 	counted := v == verdict.Success || v.Failed()
-	slow := counted && b.s.SlowCall > 0 && time.Duration(b.now()-p.start) >= b.s.SlowCall
+	var now int64
+	timed, slow := counted && b.s.SlowCall > 0, false
+	if timed { // one clock read serves the slow-call test and the count
+		now = b.now()
+		slow = time.Duration(now-p.start) >= b.s.SlowCall
+	}
 	switch st := stateOf(w); {
 	case counting(st) && counted:
 		if v == verdict.Success && !slow && w&armBit == 0 {
@@ -222,9 +227,15 @@ func (b *Breaker) Record(pp *Permit, v verdict.Verdict) {
 			}
 			return
 		}
-		b.closed(p, v.Failed(), slow, b.now())
+		if !timed {
+			now = b.now()
+		}
+		b.closed(p, v.Failed(), slow, now)
 	case st == HalfOpen:
-		b.probed(p, v, counted, slow, b.now())
+		if counted && !timed {
+			now = b.now()
+		}
+		b.probed(p, v, counted, slow, now)
 	}
 }
 

@@ -220,11 +220,14 @@ func (b *Breaker) Flush() {
 		f.sent = life
 		return gen, batch
 	}
-	add := func(take func() (uint64, Batch)) (SharedState, Counts, error) { return f.link.Add(take()) }
+	var cur SharedState
+	var c Counts
+	var err error
 	if f.lazy != nil {
-		add = f.lazy.AddLazy
+		cur, c, err = f.lazy.AddLazy(take)
+	} else {
+		cur, c, err = f.link.Add(take())
 	}
-	cur, c, err := add(take)
 	parted := err == nil && (cur.Gen != gen || dirty)
 	now := b.now()
 	var t transition
